@@ -1,0 +1,65 @@
+//===- fatomic/Options.h - The lowering's option string -------------------===//
+//
+// One option string configures the lowering everywhere: the fatomic-opt flag
+// `--lower-float-atomic-minmax=OPTIONS`, the LLVM pass parameters
+// `lower-float-atomic-minmax<OPTIONS>` and the library API.  Items are
+// `key=value`, separated by ',' or ';':
+//
+//   nan=number|propagate|fast      NaN policy (default: follows the operation:
+//                                  number for FMin/FMax and fmin/fmax,
+//                                  propagate for fminimum/fmaximum)
+//   strategy=dispatch|cas          sign-dispatched integer atomic (default) or
+//                                  a compare-exchange loop
+//   early-out=on|off               atomic load first, skip the RMW when the
+//                                  value cannot change memory (default on;
+//                                  applied only where legal)
+//   native=<feature>[+<feature>]   features the target has natively
+//                                  (Target.h names); added to any profile
+//   images=retype                  opt in to retyping r32f storage images
+//
+// The empty string is valid and means all defaults.  An unknown key or value
+// is an error naming it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_OPTIONS_H
+#define FATOMIC_OPTIONS_H
+
+#include "fatomic/NanPolicy.h"
+#include "fatomic/Target.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fatomic {
+
+enum class Strategy : unsigned char { Dispatch, Cas };
+
+const char *toString(Strategy S);
+
+struct LoweringOptions {
+  /// Unset: the operation's default policy.
+  std::optional<NanPolicy> Nan;
+  Strategy Strat = Strategy::Dispatch;
+  bool EarlyOut = true;
+  bool RetypeImages = false;
+  /// Features named with native=...; merged into the target model.
+  std::vector<Feature> Native;
+
+  /// The policy for an operation whose own default is \p OpDefault.
+  NanPolicy policyFor(NanPolicy OpDefault) const { return Nan.value_or(OpDefault); }
+
+  /// Canonical spelling; parseOptions(str()) gives back the same options.
+  std::string str() const;
+};
+
+/// Parses the option string.  On error returns std::nullopt and sets \p Error,
+/// e.g. "unknown value 'maybe' for option 'nan' (expected number, propagate
+/// or fast)".
+std::optional<LoweringOptions> parseOptions(std::string_view Text,
+                                            std::string &Error);
+
+} // namespace fatomic
+
+#endif // FATOMIC_OPTIONS_H

@@ -1,0 +1,94 @@
+//===- fatomic/Target.h - Which float atomics a target runs natively ------===//
+//
+// A target is the set of native features, named exactly like the members of
+// VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, plus the two 64-bit integer
+// atomic features that a 64-bit lowering needs.  A feature that is absent is
+// not native.  The default target has nothing native: every float min/max is
+// lowered, and 64-bit integer atomics are assumed available (not known to be
+// missing).
+//
+// A target can be read from a Vulkan Profiles JSON document as written by
+// `vulkaninfo --json` (capabilities.<name>.features.<FeatureStruct>.<member>).
+// A feature struct that the profile lacks means "none of these features"; a
+// profile that says nothing about 64-bit integer atomics leaves them unknown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_TARGET_H
+#define FATOMIC_TARGET_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace fatomic {
+
+enum class Feature : unsigned {
+  ShaderBufferFloat16Atomics,
+  ShaderBufferFloat16AtomicAdd,
+  ShaderBufferFloat16AtomicMinMax,
+  ShaderBufferFloat32AtomicMinMax,
+  ShaderBufferFloat64AtomicMinMax,
+  ShaderSharedFloat16Atomics,
+  ShaderSharedFloat16AtomicAdd,
+  ShaderSharedFloat16AtomicMinMax,
+  ShaderSharedFloat32AtomicMinMax,
+  ShaderSharedFloat64AtomicMinMax,
+  ShaderImageFloat32AtomicMinMax,
+  SparseImageFloat32AtomicMinMax,
+  ShaderBufferInt64Atomics,
+  ShaderSharedInt64Atomics,
+  Count
+};
+
+/// The Vulkan member name, e.g. "shaderBufferFloat32AtomicMinMax".
+const char *featureName(Feature F);
+/// Inverse of featureName (exact, case-sensitive).
+std::optional<Feature> parseFeature(std::string_view Name);
+
+/// Where an atomic's memory lives, as far as the native features care.
+enum class MemoryClass : unsigned char { Buffer, Shared, Image };
+
+/// The feature that makes a float min/max of \p Width bits on \p Class native,
+/// or std::nullopt when Vulkan has no such feature (e.g. f64 images).
+std::optional<Feature> minMaxFeature(MemoryClass Class, unsigned Width);
+
+class TargetModel {
+public:
+  TargetModel() = default;
+
+  bool has(Feature F) const { return Native & bit(F); }
+  void set(Feature F, bool On = true) {
+    Native = On ? (Native | bit(F)) : (Native & ~bit(F));
+    Known |= bit(F);
+  }
+  /// True when a profile or an explicit flag said something about \p F.
+  bool isKnown(Feature F) const { return Known & bit(F); }
+
+  /// True when a float min/max of \p Width on \p Class runs natively.
+  bool isNativeMinMax(MemoryClass Class, unsigned Width) const;
+
+  /// False only when the target is known to lack 64-bit integer atomics on
+  /// \p Class (buffer-like or shared).
+  bool mayUseInt64Atomics(MemoryClass Class) const;
+
+  /// Where the model came from, for diagnostics ("default", a file name...).
+  std::string Source = "default";
+
+private:
+  static uint32_t bit(Feature F) { return uint32_t{1} << unsigned(F); }
+  uint32_t Native = 0;
+  uint32_t Known = 0;
+};
+
+/// Reads a Vulkan Profiles JSON document (`vulkaninfo --json` output).
+/// On failure returns std::nullopt and sets \p Error to a message that says
+/// what is wrong and where.
+std::optional<TargetModel> loadProfile(std::string_view JsonText,
+                                       std::string &Error);
+std::optional<TargetModel> loadProfileFile(const std::string &Path,
+                                           std::string &Error);
+
+} // namespace fatomic
+
+#endif // FATOMIC_TARGET_H

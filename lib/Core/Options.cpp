@@ -1,0 +1,133 @@
+//===- Options.cpp - The lowering's option string -------------------------===//
+
+#include "fatomic/Options.h"
+
+namespace fatomic {
+
+const char *toString(Strategy S) {
+  return S == Strategy::Dispatch ? "dispatch" : "cas";
+}
+
+namespace {
+
+std::string_view trim(std::string_view S) {
+  while (!S.empty() && (S.front() == ' ' || S.front() == '\t'))
+    S.remove_prefix(1);
+  while (!S.empty() && (S.back() == ' ' || S.back() == '\t'))
+    S.remove_suffix(1);
+  return S;
+}
+
+bool badValue(std::string &Error, std::string_view Key, std::string_view Value,
+              const char *Expected) {
+  Error = "unknown value '" + std::string(Value) + "' for option '" +
+          std::string(Key) + "' (expected " + Expected + ")";
+  return false;
+}
+
+bool parseItem(std::string_view Item, LoweringOptions &Opts,
+               std::string &Error) {
+  const size_t Eq = Item.find('=');
+  if (Eq == std::string_view::npos) {
+    Error = "option '" + std::string(Item) + "' needs a value (key=value)";
+    return false;
+  }
+  const std::string_view Key = trim(Item.substr(0, Eq));
+  const std::string_view Value = trim(Item.substr(Eq + 1));
+
+  if (Key == "nan") {
+    if (auto P = parseNanPolicy(Value)) {
+      Opts.Nan = *P;
+      return true;
+    }
+    return badValue(Error, Key, Value, "number, propagate or fast");
+  }
+  if (Key == "strategy") {
+    if (Value == "dispatch")
+      Opts.Strat = Strategy::Dispatch;
+    else if (Value == "cas")
+      Opts.Strat = Strategy::Cas;
+    else
+      return badValue(Error, Key, Value, "dispatch or cas");
+    return true;
+  }
+  if (Key == "early-out") {
+    if (Value == "on")
+      Opts.EarlyOut = true;
+    else if (Value == "off")
+      Opts.EarlyOut = false;
+    else
+      return badValue(Error, Key, Value, "on or off");
+    return true;
+  }
+  if (Key == "images") {
+    if (Value != "retype")
+      return badValue(Error, Key, Value, "retype");
+    Opts.RetypeImages = true;
+    return true;
+  }
+  if (Key == "native") {
+    std::string_view Rest = Value;
+    if (Rest.empty())
+      return badValue(Error, Key, Value, "a feature name such as "
+                                         "shaderBufferFloat32AtomicMinMax");
+    while (!Rest.empty()) {
+      const size_t Plus = Rest.find('+');
+      const std::string_view Name = trim(Rest.substr(0, Plus));
+      auto F = parseFeature(Name);
+      if (!F) {
+        Error = "unknown feature '" + std::string(Name) +
+                "' in option 'native' (expected a member of "
+                "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, "
+                "shaderBufferInt64Atomics or shaderSharedInt64Atomics)";
+        return false;
+      }
+      Opts.Native.push_back(*F);
+      if (Plus == std::string_view::npos)
+        break;
+      Rest.remove_prefix(Plus + 1);
+      if (Rest.empty())
+        return badValue(Error, Key, Value, "no trailing '+'");
+    }
+    return true;
+  }
+  Error = "unknown option '" + std::string(Key) +
+          "' (expected nan, strategy, early-out, native or images)";
+  return false;
+}
+
+} // namespace
+
+std::optional<LoweringOptions> parseOptions(std::string_view Text,
+                                            std::string &Error) {
+  LoweringOptions Opts;
+  std::string_view Rest = Text;
+  while (!Rest.empty()) {
+    const size_t Sep = Rest.find_first_of(",;");
+    const std::string_view Item = trim(Rest.substr(0, Sep));
+    if (!Item.empty() && !parseItem(Item, Opts, Error))
+      return std::nullopt;
+    if (Sep == std::string_view::npos)
+      break;
+    Rest.remove_prefix(Sep + 1);
+  }
+  return Opts;
+}
+
+std::string LoweringOptions::str() const {
+  std::string S;
+  if (Nan)
+    S += std::string("nan=") + toString(*Nan) + ",";
+  S += std::string("strategy=") + toString(Strat);
+  S += std::string(",early-out=") + (EarlyOut ? "on" : "off");
+  if (!Native.empty()) {
+    S += ",native=";
+    for (size_t I = 0; I < Native.size(); ++I)
+      S += (I ? "+" : "") + std::string(featureName(Native[I]));
+  }
+  if (RetypeImages)
+    S += ",images=retype";
+  return S;
+}
+
+} // namespace fatomic

@@ -1,0 +1,48 @@
+# -*- Python -*-
+# lit configuration for fatomic.  Paths come from lit.site.cfg.py.
+
+import os
+import sys
+
+import lit.formats
+
+config.name = "fatomic"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".spvasm", ".ll", ".test", ".comp", ".cl"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fatomic_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.fatomic_tools_dir, config.environment.get("PATH", "")])
+
+utils = os.path.join(config.fatomic_src_root, "test", "utils")
+python = sys.executable
+
+subs = [
+    ("%fatomic-opt", os.path.join(config.fatomic_tools_dir, "fatomic-opt")),
+    ("%fatomic-selfcheck", os.path.join(config.fatomic_tools_dir, "fatomic-selfcheck")),
+    ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
+    ("%fatomic_plugin", config.fatomic_plugin),
+    ("%spirv-as", config.spirv_as),
+    ("%spirv-dis", config.spirv_dis),
+    ("%spirv-val", config.spirv_val),
+    ("%spirv-opt", config.spirv_opt),
+    ("%glslang", config.glslang),
+    ("%opt", config.opt),
+    ("%clang", config.clang),
+    # Fails when a Logical-addressing module bitcasts a pointer (Debian's
+    # spirv-val 2023.1 does not catch it).
+    ("%check-no-logical-ptr-bitcast",
+     python + " " + os.path.join(utils, "check_no_logical_ptr_bitcast.py")),
+    ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
+    ("%python", python),
+]
+config.substitutions.extend(subs)
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("not ", config.not_tool + " "))
+
+if config.fatomic_plugin:
+    config.available_features.add("llvm-plugin")
+if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
+    config.available_features.add("fatomic-opt")

@@ -1,0 +1,130 @@
+//===- OptionsTest.cpp - Option string, NaN policies, profile loader ------===//
+
+#include "fatomic/Options.h"
+#include "fatomic/Target.h"
+
+#include <gtest/gtest.h>
+
+using namespace fatomic;
+
+TEST(Options, DefaultsFromEmptyString) {
+  std::string Err;
+  auto O = parseOptions("", Err);
+  ASSERT_TRUE(O);
+  EXPECT_FALSE(O->Nan.has_value());
+  EXPECT_EQ(O->Strat, Strategy::Dispatch);
+  EXPECT_TRUE(O->EarlyOut);
+  EXPECT_FALSE(O->RetypeImages);
+  EXPECT_EQ(O->policyFor(NanPolicy::Number), NanPolicy::Number);
+  EXPECT_EQ(O->policyFor(NanPolicy::Propagate), NanPolicy::Propagate);
+}
+
+TEST(Options, AllKeysBothSeparators) {
+  std::string Err;
+  auto O = parseOptions("nan=propagate;strategy=cas,early-out=off;"
+                        "native=shaderBufferFloat32AtomicMinMax+shaderSharedInt64Atomics,"
+                        "images=retype",
+                        Err);
+  ASSERT_TRUE(O) << Err;
+  EXPECT_EQ(O->Nan, NanPolicy::Propagate);
+  EXPECT_EQ(O->Strat, Strategy::Cas);
+  EXPECT_FALSE(O->EarlyOut);
+  EXPECT_TRUE(O->RetypeImages);
+  ASSERT_EQ(O->Native.size(), 2u);
+  EXPECT_EQ(O->Native[0], Feature::ShaderBufferFloat32AtomicMinMax);
+  EXPECT_EQ(O->Native[1], Feature::ShaderSharedInt64Atomics);
+  // Round trip through the canonical spelling.
+  auto Again = parseOptions(O->str(), Err);
+  ASSERT_TRUE(Again) << Err;
+  EXPECT_EQ(Again->str(), O->str());
+}
+
+TEST(Options, ErrorsNameTheCulprit) {
+  std::string Err;
+  EXPECT_FALSE(parseOptions("nan=maybe", Err));
+  EXPECT_NE(Err.find("'maybe'"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("'nan'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("colour=blue", Err));
+  EXPECT_NE(Err.find("'colour'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("strategy=loop", Err));
+  EXPECT_NE(Err.find("'loop'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("early-out", Err));
+  EXPECT_NE(Err.find("'early-out'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("native=shaderBufferFloat32AtomicMinMax+warp", Err));
+  EXPECT_NE(Err.find("'warp'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("images=alias", Err));
+}
+
+TEST(NanPolicy, ParsePrintRoundTrip) {
+  for (NanPolicy P : {NanPolicy::Number, NanPolicy::Propagate, NanPolicy::Fast})
+    EXPECT_EQ(parseNanPolicy(toString(P)), P);
+  EXPECT_FALSE(parseNanPolicy("Number"));
+  EXPECT_FALSE(parseNanPolicy(""));
+}
+
+TEST(Target, FeatureNamesRoundTrip) {
+  for (unsigned I = 0; I < unsigned(Feature::Count); ++I)
+    EXPECT_EQ(parseFeature(featureName(Feature(I))), Feature(I));
+  EXPECT_FALSE(parseFeature("shaderbufferfloat32atomicminmax"));
+}
+
+TEST(Target, DefaultLowersEverything) {
+  TargetModel T;
+  for (MemoryClass C : {MemoryClass::Buffer, MemoryClass::Shared, MemoryClass::Image})
+    for (unsigned W : {16u, 32u, 64u})
+      EXPECT_FALSE(T.isNativeMinMax(C, W));
+  EXPECT_TRUE(T.mayUseInt64Atomics(MemoryClass::Buffer));
+  EXPECT_TRUE(T.mayUseInt64Atomics(MemoryClass::Shared));
+}
+
+TEST(Target, LavapipeProfile) {
+  std::string Err;
+  auto T = loadProfileFile(FATOMIC_TEST_DATA "/profiles/lavapipe.json", Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_TRUE(T->isNativeMinMax(MemoryClass::Buffer, 32));
+  EXPECT_TRUE(T->isNativeMinMax(MemoryClass::Shared, 32));
+  EXPECT_TRUE(T->isNativeMinMax(MemoryClass::Image, 32));
+  EXPECT_FALSE(T->isNativeMinMax(MemoryClass::Buffer, 64));
+  EXPECT_FALSE(T->isNativeMinMax(MemoryClass::Shared, 64));
+  EXPECT_FALSE(T->isNativeMinMax(MemoryClass::Buffer, 16));
+  EXPECT_TRUE(T->has(Feature::ShaderBufferInt64Atomics));
+  EXPECT_TRUE(T->has(Feature::ShaderSharedInt64Atomics));
+  EXPECT_TRUE(T->mayUseInt64Atomics(MemoryClass::Shared));
+}
+
+TEST(Target, NvidiaProfileHasNoFloatMinMax) {
+  std::string Err;
+  auto T = loadProfileFile(FATOMIC_TEST_DATA "/profiles/nvidia-h200.json", Err);
+  ASSERT_TRUE(T) << Err;
+  for (MemoryClass C : {MemoryClass::Buffer, MemoryClass::Shared, MemoryClass::Image})
+    for (unsigned W : {16u, 32u, 64u})
+      EXPECT_FALSE(T->isNativeMinMax(C, W));
+  EXPECT_TRUE(T->isKnown(Feature::ShaderBufferFloat32AtomicMinMax));
+  EXPECT_TRUE(T->has(Feature::ShaderBufferInt64Atomics));
+}
+
+TEST(Target, MalformedProfiles) {
+  std::string Err;
+  EXPECT_FALSE(loadProfile("{\"capabilities\": {", Err));
+  EXPECT_NE(Err.find("not valid JSON"), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile("[1,2]", Err));
+  EXPECT_NE(Err.find("JSON object"), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile("{\"profiles\": {}}", Err));
+  EXPECT_NE(Err.find("capabilities"), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {
+      "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT": {
+        "shaderBufferFloat32AtomicMinMax": "yes"}}}}})", Err));
+  EXPECT_NE(Err.find("shaderBufferFloat32AtomicMinMax is not a boolean"), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfileFile("/nonexistent/profile.json", Err));
+  EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
+}
+
+TEST(Target, Int64KnownMissing) {
+  std::string Err;
+  auto T = loadProfile(R"({"capabilities": {"device": {"features": {
+      "VkPhysicalDeviceVulkan12Features": {"shaderBufferInt64Atomics": false,
+                                           "shaderSharedInt64Atomics": false}}}}})", Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_FALSE(T->mayUseInt64Atomics(MemoryClass::Buffer));
+  EXPECT_FALSE(T->mayUseInt64Atomics(MemoryClass::Shared));
+}
