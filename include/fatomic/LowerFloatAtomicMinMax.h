@@ -1,0 +1,96 @@
+//===- fatomic/LowerFloatAtomicMinMax.h - The SPIR-V pass -----------------===//
+//
+// Pass `lower-float-atomic-minmax` for SPIR-V modules.
+//
+// Rewrites every OpAtomicFMinEXT / OpAtomicFMaxEXT (f32 and f64 scalars) that
+// the target does not run natively into integer atomics on the same memory,
+// following DESIGN.md: an atomic load for the early-out test where the
+// semantics allow it, then exactly one sign-dispatched OpAtomicSMin/UMax
+// (FMin) or OpAtomicSMax/UMin (FMax) under structured control flow, or an
+// OpAtomicCompareExchange loop (strategy=cas), with the NaN policy's operand
+// rewriting and fix-ups.  The atomic's Scope and Semantics ids are kept.
+//
+// Integer view of the memory, per storage class:
+//   StorageBuffer, Uniform+BufferBlock  a second OpVariable on the same
+//        DescriptorSet/Binding whose block type has integer leaves on the
+//        atomic's path; both variables are decorated Aliased.
+//   Workgroup  the variable's float leaves are retyped to integers and every
+//        access to it is rewritten with value bitcasts.
+//   PhysicalStorageBuffer, and every storage class under Physical32/64
+//        addressing  pointer OpBitcast.
+//   Image (OpImageTexelPointer)  only with images=retype: the image type
+//        becomes R32ui/uint and its reads and writes are bitcast.
+//   Function, Private  a plain load, min/max and store.
+//
+// Left alone: atomics the target runs natively, f16 ones when native (f16
+// otherwise is an error: Vulkan has no 16-bit integer atomics), every other
+// instruction.  A module with no float min/max atomic comes back
+// bit-identical, and running the pass twice changes nothing the second time.
+//
+// Capabilities: AtomicFloat{32,64}MinMaxEXT are removed when no remaining
+// atomic needs them, and SPV_EXT_shader_atomic_float_min_max when no
+// capability needs it; Int64Atomics is added for f64 (an error when the
+// target says 64-bit integer atomics are unsupported).
+//
+// Errors (reported through the consumer; Process returns Failure and leaves
+// the words untouched): not SPIR-V, truncated or malformed words; an f16
+// atomic without native support; an image atomic without images=retype; a
+// pointer that reaches an atomic through OpFunctionParameter, OpPhi or
+// OpSelect in a Logical module (message names the instruction; fatomic-opt
+// inlines entry points and retries); a Workgroup variable that cannot be
+// retyped.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_LOWERFLOATATOMICMINMAX_H
+#define FATOMIC_LOWERFLOATATOMICMINMAX_H
+
+#include "fatomic/Options.h"
+#include "fatomic/Target.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace fatomic {
+
+/// As spvtools::opt::Pass::Status.
+enum class PassStatus { Failure, SuccessWithChange, SuccessWithoutChange };
+
+/// Why the last Process() failed, for callers that can recover.
+enum class FailureKind {
+  None,
+  InvalidModule,       ///< not SPIR-V, truncated, malformed
+  UntraceablePointer,  ///< pointer via OpFunctionParameter/OpPhi/OpSelect
+  Unsupported,         ///< f16, image without opt-in, other shapes
+  TargetLacksFeature,  ///< e.g. f64 where int64 atomics are unsupported
+};
+
+class LowerFloatAtomicMinMaxPass {
+public:
+  LowerFloatAtomicMinMaxPass(LoweringOptions Options, TargetModel Target);
+
+  /// Diagnostics go here (errors and notes).  Default: discarded.
+  void SetMessageConsumer(spvtools::MessageConsumer Consumer);
+
+  /// Lowers \p Words in place.  On Failure \p Words is unchanged.
+  PassStatus Process(std::vector<uint32_t> &Words);
+
+  FailureKind lastFailure() const { return Failure; }
+
+  /// Number of atomics the last Process() rewrote.
+  unsigned loweredCount() const { return Lowered; }
+
+  static const char *name() { return "lower-float-atomic-minmax"; }
+
+private:
+  LoweringOptions Options;
+  TargetModel Target;
+  spvtools::MessageConsumer Consumer;
+  FailureKind Failure = FailureKind::None;
+  unsigned Lowered = 0;
+};
+
+} // namespace fatomic
+
+#endif // FATOMIC_LOWERFLOATATOMICMINMAX_H
