@@ -41,7 +41,9 @@ for line in text.splitlines():
 
 if addressing is None:
     sys.exit("check_no_logical_ptr_bitcast: no OpMemoryModel in the input")
-if addressing != "Logical":
+# Physical32/64 pointers may be bitcast.  Under PhysicalStorageBuffer64 the
+# other storage classes are still logical pointers.
+if addressing not in ("Logical", "PhysicalStorageBuffer64"):
     sys.exit(0)
 
 bad = []

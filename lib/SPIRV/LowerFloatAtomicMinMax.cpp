@@ -1,0 +1,1224 @@
+//===- LowerFloatAtomicMinMax.cpp - The SPIR-V pass ------------------------===//
+//
+// Contract: include/fatomic/LowerFloatAtomicMinMax.h.  The emitted algorithm
+// is fatomic::emulateLowered (LoweringModel.h), written out in SPIR-V.
+//
+// The pass collects first (every float min/max atomic, its memory kind and
+// integer view; every error), then mutates: integer views (alias variables,
+// retyped Workgroup variables), then each atomic in turn, splitting its block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fatomic/LowerFloatAtomicMinMax.h"
+
+#include "Module.h"
+#include "fatomic/LoweringModel.h"
+#include "fatomic/OrderMap.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace fatomic {
+
+using namespace spirv;
+using spv::StorageClass;
+
+namespace {
+
+constexpr const char *ExtName = "SPV_EXT_shader_atomic_float_min_max";
+
+enum class MemKind {
+  BufferAlias,   ///< StorageBuffer / Uniform+BufferBlock: alias variable
+  SharedRetype,  ///< Workgroup: retype the variable
+  PointerCast,   ///< PhysicalStorageBuffer, physical addressing: OpBitcast
+  ImageRetype,   ///< OpImageTexelPointer on an r32f image (opt-in)
+  Private,       ///< Function / Private: plain load, combine, store
+};
+
+/// One float min/max atomic to lower.
+struct Site {
+  InstRef Atomic;
+  FloatOp Op;
+  unsigned Width;
+  MemKind Kind;
+  uint32_t Root = 0;            ///< root OpVariable (alias/retype kinds)
+  std::vector<InstRef> Chain;   ///< access chains, outermost (root side) first
+  bool NonUniform = false;
+  bool EarlyOutLegal = false;
+  uint32_t IntPtr = 0;          ///< filled by the integer-view step
+};
+
+// Memory-semantics bits (SPIR-V 3.25).
+constexpr uint32_t SemAcquire = 0x2, SemRelease = 0x4, SemAcqRel = 0x8,
+                   SemSeqCst = 0x10, SemVolatile = 0x8000;
+
+class Lowering {
+public:
+  Lowering(Module &M, const LoweringOptions &Opts, const TargetModel &Target,
+           const spvtools::MessageConsumer &Consumer)
+      : M(M), Opts(Opts), Target(Target), Consumer(Consumer) {}
+
+  /// Returns false on error (already reported; Failure set).
+  bool collect();
+  void mutate();
+
+  FailureKind Failure = FailureKind::None;
+  unsigned lowered() const { return unsigned(Sites.size()); }
+
+private:
+  // ---- diagnostics ----
+  void error(FailureKind K, const std::string &Msg) {
+    if (Failure == FailureKind::None)
+      Failure = K;
+    if (Consumer)
+      Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Msg.c_str());
+  }
+
+  // ---- helpers over the module ----
+  uint32_t typeOf(uint32_t Id) const {
+    InstRef D = M.def(Id);
+    return D == Module::NoInst ? 0 : M.inst(D).TypeId;
+  }
+  StorageClass pointerClass(uint32_t PtrType) const {
+    return StorageClass(M.operand(M.def(PtrType), 0));
+  }
+  uint32_t pointee(uint32_t PtrType) const { return M.operand(M.def(PtrType), 1); }
+  bool constantValue(uint32_t Id, uint64_t &Value) const;
+
+  bool analyze(InstRef R, Site &S);
+  bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  MemoryClass memoryClass(MemKind K, StorageClass SC) const;
+
+  // ---- integer views ----
+  void buildBufferAliases();
+  bool markPath(uint32_t RootPointee, const Site &S, InstRef Where);
+  uint32_t cloneOnPath(uint32_t Type);
+  uint32_t cloneAllFloats(uint32_t Type);
+  uint32_t cloneAggregate(uint32_t Type, const std::function<uint32_t(uint32_t)> &Elem,
+                          const std::function<bool(uint32_t, uint32_t)> &Convert);
+  void copyDecorations(uint32_t From, uint32_t To);
+  bool planSharedRetypes();
+  void addToInterfaces(uint32_t Original, uint32_t Alias);
+
+  // ---- emission ----
+  struct Builder;
+  void splitAndLower(Function &F, size_t BlockIdx, size_t Pos, Site &S);
+
+  Module &M;
+  const LoweringOptions &Opts;
+  const TargetModel &Target;
+  const spvtools::MessageConsumer &Consumer;
+
+  std::vector<Site> Sites;
+  std::unordered_map<InstRef, size_t> SiteOf;
+  std::set<unsigned> FlushWidths;
+
+  // Buffer alias: per root variable.
+  std::map<uint32_t, std::vector<size_t>> BufferRoots;
+  std::set<uint32_t> OnPathTypes;                    ///< arrays/vectors/scalars
+  std::set<std::pair<uint32_t, uint32_t>> OnPathMembers; ///< (struct, member)
+  std::unordered_map<uint32_t, uint32_t> PathClones, AllClones;
+
+  // Workgroup retype: per root variable; edits collected then applied.
+  std::set<uint32_t> SharedRoots;
+  std::unordered_map<InstRef, std::vector<InstRef>> InsertBefore, InsertAfter;
+  std::set<InstRef> CopyMemories;
+  bool hasFloat(uint32_t Type) const;
+};
+
+bool Lowering::constantValue(uint32_t Id, uint64_t &Value) const {
+  const InstRef D = M.def(Id);
+  if (D == Module::NoInst)
+    return false;
+  const Inst &I = M.inst(D);
+  if (I.Opcode == Op::OpConstantNull) {
+    Value = 0;
+    return true;
+  }
+  if (I.Opcode != Op::OpConstant || I.Count == 0)
+    return false;
+  Value = M.operand(D, 0);
+  if (I.Count > 1)
+    Value |= uint64_t(M.operand(D, 1)) << 32;
+  return true;
+}
+
+MemoryClass Lowering::memoryClass(MemKind K, StorageClass SC) const {
+  if (K == MemKind::ImageRetype)
+    return MemoryClass::Image;
+  if (SC == StorageClass::Workgroup)
+    return MemoryClass::Shared;
+  return MemoryClass::Buffer;
+}
+
+// ---------------------------------------------------------------------------
+// Collection
+// ---------------------------------------------------------------------------
+
+bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
+  uint32_t Cur = Ptr;
+  for (;;) {
+    const InstRef D = M.def(Cur);
+    if (D == Module::NoInst) {
+      error(FailureKind::InvalidModule, "pointer %" + std::to_string(Cur) +
+                                            " of " + M.describe(Atomic) +
+                                            " has no definition");
+      return false;
+    }
+    const Inst &I = M.inst(D);
+    switch (I.Opcode) {
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+      S.Chain.push_back(D);
+      if (M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
+        S.NonUniform = true;
+      Cur = M.operand(D, 0);
+      continue;
+    case Op::OpCopyObject:
+      if (M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
+        S.NonUniform = true;
+      Cur = M.operand(D, 0);
+      continue;
+    case Op::OpVariable:
+      S.Root = Cur;
+      std::reverse(S.Chain.begin(), S.Chain.end());
+      return true;
+    case Op::OpFunctionParameter:
+    case Op::OpPhi:
+    case Op::OpSelect:
+      error(FailureKind::UntraceablePointer,
+            "the pointer of " + M.describe(Atomic) + " comes from " +
+                M.describe(D) +
+                ", so its variable is not known; inline the entry points "
+                "first (spirv-opt --inline-entry-points-exhaustive; "
+                "fatomic-opt does this itself)");
+      return false;
+    default:
+      error(FailureKind::Unsupported, "the pointer of " + M.describe(Atomic) +
+                                          " comes from " + M.describe(D) +
+                                          ", which fatomic cannot trace");
+      return false;
+    }
+  }
+}
+
+bool Lowering::analyze(InstRef R, Site &S) {
+  const Inst &I = M.inst(R);
+  S.Atomic = R;
+  S.Op = I.Opcode == Op::OpAtomicFMinEXT ? FloatOp::Min : FloatOp::Max;
+  const InstRef TypeDef = M.def(I.TypeId);
+  if (TypeDef == Module::NoInst || M.inst(TypeDef).Opcode != Op::OpTypeFloat) {
+    error(FailureKind::Unsupported,
+          M.describe(R) + ": only scalar float results are supported "
+                          "(vector f16 atomics are not)");
+    return false;
+  }
+  S.Width = M.operand(TypeDef, 0);
+  const uint32_t Ptr = M.operand(R, 0);
+  const uint32_t PtrType = typeOf(Ptr);
+  if (M.opOf(PtrType) != Op::OpTypePointer) {
+    error(FailureKind::InvalidModule, M.describe(R) + ": pointer operand is not a pointer");
+    return false;
+  }
+  const StorageClass SC = pointerClass(PtrType);
+
+  // Memory kind.
+  if (M.opOf(Ptr) == Op::OpImageTexelPointer) {
+    S.Kind = MemKind::ImageRetype;
+  } else if (!M.isLogical() || SC == StorageClass::PhysicalStorageBuffer) {
+    S.Kind = MemKind::PointerCast;
+  } else {
+    switch (SC) {
+    case StorageClass::StorageBuffer:
+    case StorageClass::Uniform:
+      S.Kind = MemKind::BufferAlias;
+      break;
+    case StorageClass::Workgroup:
+      S.Kind = MemKind::SharedRetype;
+      break;
+    case StorageClass::Function:
+    case StorageClass::Private:
+      S.Kind = MemKind::Private;
+      break;
+    default:
+      error(FailureKind::Unsupported,
+            M.describe(R) + ": float min/max atomics in storage class " +
+                std::to_string(uint32_t(SC)) + " are not supported");
+      return false;
+    }
+  }
+
+  // Native on the target: leave it alone.
+  if (Target.isNativeMinMax(memoryClass(S.Kind, SC), S.Width))
+    return false;
+
+  if (S.Width == 16) {
+    error(FailureKind::Unsupported,
+          M.describe(R) + ": 16-bit float atomic min/max is not supported yet "
+                          "(Vulkan has no 16-bit integer atomics); it is left "
+                          "alone only when the target has it natively "
+                          "(native=shaderBufferFloat16AtomicMinMax / "
+                          "shaderSharedFloat16AtomicMinMax)");
+    return false;
+  }
+  if (S.Width != 32 && S.Width != 64) {
+    error(FailureKind::Unsupported, M.describe(R) + ": unsupported float width " +
+                                        std::to_string(S.Width));
+    return false;
+  }
+  if (S.Width == 64 && !Target.mayUseInt64Atomics(memoryClass(S.Kind, SC))) {
+    error(FailureKind::TargetLacksFeature,
+          M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                          "integer atomics, which the target (" +
+              Target.Source + ") does not support");
+    return false;
+  }
+  if (S.Kind == MemKind::ImageRetype) {
+    if (!Opts.RetypeImages) {
+      error(FailureKind::Unsupported,
+            M.describe(R) + ": float min/max on a storage image has no legal "
+                            "integer alias (the view format must match the "
+                            "image's sampled type); pass images=retype to "
+                            "retype the image to r32ui (the application must "
+                            "then create an R32_UINT view)");
+      return false;
+    }
+    error(FailureKind::Unsupported,
+          M.describe(R) + ": images=retype is not implemented yet");
+    return false;
+  }
+  if (S.Kind == MemKind::BufferAlias || S.Kind == MemKind::SharedRetype)
+    if (!traceRoot(R, Ptr, S))
+      return false;
+
+  // Early-out is legal for constant Relaxed/Acquire semantics on
+  // non-volatile accesses.
+  uint64_t Sem = 0;
+  const uint32_t SemId = M.operand(R, 2);
+  S.EarlyOutLegal =
+      Opts.EarlyOut && constantValue(SemId, Sem) &&
+      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0;
+  return true;
+}
+
+bool Lowering::collect() {
+  for (InstRef R : M.section(Section::ExecutionMode)) {
+    const Inst &I = M.inst(R);
+    if (I.Opcode == Op::OpExecutionMode && I.Count >= 3 &&
+        M.operand(R, 1) == uint32_t(spv::ExecutionMode::DenormFlushToZero))
+      FlushWidths.insert(M.operand(R, 2));
+  }
+  bool Ok = true;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Op O = M.inst(R).Opcode;
+        if (O != Op::OpAtomicFMinEXT && O != Op::OpAtomicFMaxEXT)
+          continue;
+        Site S;
+        const FailureKind Before = Failure;
+        if (analyze(R, S)) {
+          SiteOf[R] = Sites.size();
+          Sites.push_back(std::move(S));
+        } else if (Failure != Before) {
+          Ok = false;
+        }
+      }
+  if (!Ok || Sites.empty())
+    return Ok;
+
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    if (Sites[I].Kind == MemKind::BufferAlias)
+      BufferRoots[Sites[I].Root].push_back(I);
+    else if (Sites[I].Kind == MemKind::SharedRetype)
+      SharedRoots.insert(Sites[I].Root);
+  }
+  // Paths into each buffer block; errors (matrices...) surface here.
+  for (auto &[Root, Indices] : BufferRoots)
+    for (size_t I : Indices)
+      if (!markPath(pointee(typeOf(Root)), Sites[I], Sites[I].Atomic))
+        Ok = false;
+  if (Ok && !SharedRoots.empty()) {
+    M.buildUses();
+    Ok = planSharedRetypes();
+  }
+  return Ok;
+}
+
+// ---------------------------------------------------------------------------
+// Integer views
+// ---------------------------------------------------------------------------
+
+bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
+  for (InstRef AC : S.Chain) {
+    const uint32_t N = M.numOperands(AC);
+    for (uint32_t K = 1; K < N; ++K) {
+      const uint32_t Idx = M.operand(AC, K);
+      const InstRef TD = M.def(T);
+      const Inst &TI = M.inst(TD);
+      switch (TI.Opcode) {
+      case Op::OpTypeStruct: {
+        uint64_t Member;
+        if (!constantValue(Idx, Member) || Member >= TI.Count) {
+          error(FailureKind::InvalidModule,
+                M.describe(AC) + ": struct index is not a valid constant");
+          return false;
+        }
+        OnPathMembers.insert({T, uint32_t(Member)});
+        T = M.operand(TD, uint32_t(Member));
+        break;
+      }
+      case Op::OpTypeArray:
+      case Op::OpTypeRuntimeArray:
+        OnPathTypes.insert(T);
+        T = M.operand(TD, 0);
+        break;
+      case Op::OpTypeVector:
+        OnPathTypes.insert(T);
+        T = M.operand(TD, 0);
+        break;
+      default:
+        error(FailureKind::Unsupported,
+              M.describe(Where) + ": the atomic's path goes through " +
+                  M.describe(TD) +
+                  ", which has no integer counterpart in SPIR-V");
+        return false;
+      }
+    }
+  }
+  if (M.opOf(T) != Op::OpTypeFloat) {
+    error(FailureKind::InvalidModule, M.describe(Where) + ": the pointer does not point to a float");
+    return false;
+  }
+  OnPathTypes.insert(T);
+  return true;
+}
+
+void Lowering::copyDecorations(uint32_t From, uint32_t To) {
+  for (InstRef R : M.decorationsOf(From)) {
+    const Inst &I = M.inst(R);
+    std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
+    Ops[0] = To;
+    M.section(Section::Annotation)
+        .push_back(M.create(I.Opcode, 0, 0, Ops, I.IdMask, I.IdTail));
+  }
+}
+
+uint32_t Lowering::cloneAggregate(
+    uint32_t T, const std::function<uint32_t(uint32_t)> &Elem,
+    const std::function<bool(uint32_t, uint32_t)> &Convert) {
+  const InstRef D = M.def(T);
+  const Inst &I = M.inst(D);
+  uint32_t New = T;
+  switch (I.Opcode) {
+  case Op::OpTypeFloat:
+    return M.typeInt(M.operand(D, 0), /*Signed=*/false);
+  case Op::OpTypeVector:
+    return M.addType(Op::OpTypeVector, {Elem(M.operand(D, 0)), M.operand(D, 1)}, 0b1);
+  case Op::OpTypeArray:
+    New = M.addType(Op::OpTypeArray, {Elem(M.operand(D, 0)), M.operand(D, 1)}, 0b11);
+    break;
+  case Op::OpTypeRuntimeArray:
+    New = M.addType(Op::OpTypeRuntimeArray, {Elem(M.operand(D, 0))}, 0b1);
+    break;
+  case Op::OpTypeStruct: {
+    std::vector<uint32_t> Members(M.operands(D), M.operands(D) + I.Count);
+    for (uint32_t K = 0; K < Members.size(); ++K)
+      if (Convert(T, K))
+        Members[K] = Elem(Members[K]);
+    New = M.addType(Op::OpTypeStruct, Members, ~uint64_t{0}, true);
+    break;
+  }
+  default:
+    return T;
+  }
+  copyDecorations(T, New);
+  return New;
+}
+
+uint32_t Lowering::cloneOnPath(uint32_t T) {
+  if (auto It = PathClones.find(T); It != PathClones.end())
+    return It->second;
+  const Op O = M.opOf(T);
+  const bool OnPath = O == Op::OpTypeStruct
+                          ? OnPathMembers.lower_bound({T, 0}) != OnPathMembers.end() &&
+                                OnPathMembers.lower_bound({T, 0})->first == T
+                          : OnPathTypes.count(T) != 0;
+  uint32_t New = T;
+  if (OnPath)
+    New = cloneAggregate(
+        T, [this](uint32_t E) { return cloneOnPath(E); },
+        [this](uint32_t S, uint32_t K) { return OnPathMembers.count({S, K}) != 0; });
+  PathClones[T] = New;
+  return New;
+}
+
+bool Lowering::hasFloat(uint32_t T) const {
+  const InstRef D = M.def(T);
+  const Inst &I = M.inst(D);
+  switch (I.Opcode) {
+  case Op::OpTypeFloat:
+    return true;
+  case Op::OpTypeVector:
+  case Op::OpTypeArray:
+  case Op::OpTypeRuntimeArray:
+  case Op::OpTypeMatrix:
+    return hasFloat(M.operand(D, 0));
+  case Op::OpTypeStruct:
+    for (uint32_t K = 0; K < I.Count; ++K)
+      if (hasFloat(M.operand(D, K)))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+uint32_t Lowering::cloneAllFloats(uint32_t T) {
+  if (auto It = AllClones.find(T); It != AllClones.end())
+    return It->second;
+  uint32_t New = T;
+  if (hasFloat(T))
+    New = cloneAggregate(
+        T, [this](uint32_t E) { return cloneAllFloats(E); },
+        [this](uint32_t S, uint32_t K) { return hasFloat(M.operand(M.def(S), K)); });
+  AllClones[T] = New;
+  return New;
+}
+
+void Lowering::addToInterfaces(uint32_t Original, uint32_t Alias) {
+  // SPIR-V 1.4+ lists every global an entry point uses.
+  if (M.version() < 0x00010400)
+    return;
+  for (InstRef &R : M.section(Section::EntryPoint)) {
+    const Inst &I = M.inst(R);
+    const std::string Name = M.stringOperand(R, 2);
+    const uint32_t First = 2 + uint32_t(Name.size() / 4 + 1);
+    bool Listed = false;
+    for (uint32_t K = First; K < I.Count; ++K)
+      Listed |= M.operand(R, K) == Original;
+    if (!Listed)
+      continue;
+    std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
+    Ops.push_back(Alias);
+    uint64_t Mask = 0b10;
+    bool Tail = false;
+    for (uint32_t K = First; K < Ops.size(); ++K) {
+      if (K < 64)
+        Mask |= uint64_t{1} << K;
+      else
+        Tail = true;
+    }
+    R = M.create(Op::OpEntryPoint, 0, 0, Ops, Mask, Tail);
+  }
+}
+
+void Lowering::buildBufferAliases() {
+  for (auto &[Root, Indices] : BufferRoots) {
+    const uint32_t RootPtrType = typeOf(Root);
+    const StorageClass SC = pointerClass(RootPtrType);
+    const uint32_t AliasPointee = cloneOnPath(pointee(RootPtrType));
+    const uint32_t AliasPtrType = M.typePointer(SC, AliasPointee);
+    const uint32_t Alias =
+        M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
+    for (InstRef R : M.decorationsOf(Root)) {
+      const Inst &I = M.inst(R);
+      if (I.Opcode != Op::OpDecorate)
+        continue;
+      std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
+      Ops[0] = Alias;
+      M.section(Section::Annotation).push_back(M.create(Op::OpDecorate, 0, 0, Ops, 0b1));
+    }
+    if (!M.hasDecoration(Root, spv::Decoration::Aliased)) {
+      M.addDecoration(Root, spv::Decoration::Aliased);
+      M.addDecoration(Alias, spv::Decoration::Aliased);
+    }
+    addToInterfaces(Root, Alias);
+    for (size_t I : Indices)
+      Sites[I].Root = Alias; // the chain is rebuilt on the alias per site
+  }
+}
+
+// Workgroup: retype the variable, rewrite every access.  Planned during
+// collection (so that errors stop the pass before anything changes) and
+// applied in mutate().
+struct Lowering::Builder {
+  Module &M;
+  std::vector<InstRef> &Out;
+  uint32_t op(Op O, uint32_t Type, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
+    const uint32_t Id = M.newId();
+    Out.push_back(M.create(O, Type, Id, Ops, Mask));
+    return Id;
+  }
+  uint32_t opv(Op O, uint32_t Type, const std::vector<uint32_t> &Ops, uint64_t Mask, bool Tail = false) {
+    const uint32_t Id = M.newId();
+    Out.push_back(M.create(O, Type, Id, Ops, Mask, Tail));
+    return Id;
+  }
+  void stmt(Op O, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
+    Out.push_back(M.create(O, 0, 0, Ops, Mask));
+  }
+};
+
+namespace {
+
+/// Emits a conversion of \p Value from type \p From to type \p To, where one
+/// is the other with float leaves turned into same-width integers.  The last
+/// instruction gets \p ResultId when non-zero.
+uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
+                      uint32_t From, uint32_t To, uint32_t ResultId) {
+  auto Emit = [&](Op O, uint32_t Type, const std::vector<uint32_t> &Ops,
+                  uint64_t Mask, bool Tail) {
+    const uint32_t Id = ResultId ? ResultId : M.newId();
+    Out.push_back(M.create(O, Type, Id, Ops, Mask, Tail));
+    return Id;
+  };
+  if (From == To) {
+    if (!ResultId)
+      return Value;
+    return Emit(Op::OpCopyObject, To, {Value}, 0b1, false);
+  }
+  const InstRef D = M.def(From);
+  const Inst &I = M.inst(D);
+  if (I.Opcode == Op::OpTypeFloat || I.Opcode == Op::OpTypeInt ||
+      I.Opcode == Op::OpTypeVector)
+    return Emit(Op::OpBitcast, To, {Value}, 0b1, false);
+  // Arrays and structs: element-wise.
+  const InstRef ToD = M.def(To);
+  uint32_t N = 0;
+  if (I.Opcode == Op::OpTypeStruct) {
+    N = I.Count;
+  } else {
+    uint64_t Len = 0;
+    const InstRef LD = M.def(M.operand(D, 1));
+    Len = M.operand(LD, 0);
+    N = uint32_t(Len);
+  }
+  std::vector<uint32_t> Parts;
+  Parts.reserve(N);
+  for (uint32_t K = 0; K < N; ++K) {
+    const uint32_t FE = I.Opcode == Op::OpTypeStruct ? M.operand(D, K) : M.operand(D, 0);
+    const uint32_t TE = I.Opcode == Op::OpTypeStruct ? M.operand(ToD, K) : M.operand(ToD, 0);
+    const uint32_t X = M.newId();
+    Out.push_back(M.create(Op::OpCompositeExtract, FE, X, {Value, K}, 0b1));
+    Parts.push_back(convertValue(M, Out, X, FE, TE, 0));
+  }
+  return Emit(Op::OpCompositeConstruct, To, Parts, ~uint64_t{0}, true);
+}
+
+} // namespace
+
+bool Lowering::planSharedRetypes() {
+  bool Ok = true;
+  for (uint32_t Root : SharedRoots) {
+    const uint32_t PtrType = typeOf(Root);
+    const uint32_t Old = pointee(PtrType);
+    // Matrices have no integer counterpart.
+    std::function<bool(uint32_t)> HasMatrix = [&](uint32_t X) -> bool {
+      const InstRef D = M.def(X);
+      const Inst &I = M.inst(D);
+      if (I.Opcode == Op::OpTypeMatrix)
+        return true;
+      if (I.Opcode == Op::OpTypeArray || I.Opcode == Op::OpTypeRuntimeArray)
+        return HasMatrix(M.operand(D, 0));
+      if (I.Opcode == Op::OpTypeStruct)
+        for (uint32_t K = 0; K < I.Count; ++K)
+          if (HasMatrix(M.operand(D, K)))
+            return true;
+      return false;
+    };
+    if (HasMatrix(Old)) {
+      error(FailureKind::Unsupported,
+            "Workgroup variable %" + std::to_string(Root) +
+                " holds a matrix, which has no integer counterpart to retype to");
+      Ok = false;
+      continue;
+    }
+    const InstRef VarDef = M.def(Root);
+    if (M.numOperands(VarDef) > 1 &&
+        M.opOf(M.operand(VarDef, 1)) != Op::OpConstantNull) {
+      error(FailureKind::Unsupported, "Workgroup variable %" + std::to_string(Root) +
+                                          " has an initializer other than OpConstantNull");
+      Ok = false;
+      continue;
+    }
+
+    // Walk every pointer derived from the variable.
+    std::vector<uint32_t> Work{Root};
+    while (!Work.empty()) {
+      const uint32_t P = Work.back();
+      Work.pop_back();
+      const uint32_t PT = pointee(typeOf(P));
+      for (const Use &U : M.uses(P)) {
+        const Inst &I = M.inst(U.User);
+        switch (I.Opcode) {
+        case Op::OpAccessChain:
+        case Op::OpInBoundsAccessChain:
+        case Op::OpCopyObject:
+          if (U.Word == 0) {
+            Work.push_back(I.ResultId);
+            continue;
+          }
+          break;
+        case Op::OpLoad:
+        case Op::OpAtomicLoad:
+        case Op::OpAtomicStore:
+        case Op::OpAtomicExchange:
+        case Op::OpAtomicFMinEXT:
+        case Op::OpAtomicFMaxEXT:
+          if (U.Word == 0)
+            continue;
+          break;
+        case Op::OpStore:
+          if (U.Word == 0)
+            continue;
+          break;
+        case Op::OpCopyMemory:
+          continue;
+        case Op::OpName:
+        case Op::OpDecorate:
+        case Op::OpEntryPoint:
+          continue;
+        case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
+        case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
+        case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+        case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+        case Op::OpAtomicCompareExchange:
+          if (!hasFloat(PT))
+            continue; // an integer leaf: unchanged by the retype
+          break;
+        case Op::OpFunctionCall:
+          error(FailureKind::UntraceablePointer,
+                "Workgroup variable %" + std::to_string(Root) +
+                    " is passed to a function by " + M.describe(U.User) +
+                    "; inline the entry points first (spirv-opt "
+                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+          Ok = false;
+          continue;
+        default:
+          break;
+        }
+        error(FailureKind::Unsupported,
+              "Workgroup variable %" + std::to_string(Root) +
+                  " is retyped to integers for its float min/max atomics, but " +
+                  M.describe(U.User) + " uses it in a way fatomic cannot rewrite");
+        Ok = false;
+      }
+    }
+  }
+  return Ok;
+}
+
+// ---------------------------------------------------------------------------
+// Mutation
+// ---------------------------------------------------------------------------
+
+void Lowering::mutate() {
+  buildBufferAliases();
+
+  // Workgroup retypes: the variable's type, then every access.  No
+  // reference into the instruction table is held across a create().
+  for (uint32_t Root : SharedRoots) {
+    const InstRef VarDef = M.def(Root);
+    const uint32_t NewPointee = cloneAllFloats(pointee(typeOf(Root)));
+    const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
+    M.inst(VarDef).TypeId = NewPtrType;
+    if (M.numOperands(VarDef) > 1) {
+      const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {}, 0);
+      M.setOperand(VarDef, 1, Null);
+    }
+    std::vector<uint32_t> Work{Root};
+    while (!Work.empty()) {
+      const uint32_t P = Work.back();
+      Work.pop_back();
+      const uint32_t NewPT = pointee(typeOf(P));
+      for (const Use &U : M.uses(P)) {
+        const InstRef R = U.User;
+        const Op O = M.inst(R).Opcode;
+        if (U.Word != 0 && O != Op::OpCopyMemory)
+          continue;
+        switch (O) {
+        case Op::OpAccessChain:
+        case Op::OpInBoundsAccessChain:
+        case Op::OpCopyObject: {
+          const uint32_t Retyped = cloneAllFloats(pointee(M.inst(R).TypeId));
+          const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
+          M.inst(R).TypeId = PtrType;
+          Work.push_back(M.inst(R).ResultId);
+          break;
+        }
+        case Op::OpLoad:
+        case Op::OpAtomicLoad:
+        case Op::OpAtomicExchange: {
+          const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
+          if (OldType == NewPT)
+            break;
+          const uint32_t Fresh = M.newId();
+          M.inst(R).TypeId = NewPT;
+          M.inst(R).ResultId = Fresh;
+          M.setDef(Fresh, R);
+          if (O == Op::OpAtomicExchange) {
+            std::vector<InstRef> Before;
+            const uint32_t V = M.operand(R, 3);
+            const uint32_t Conv = convertValue(M, Before, V, OldType, NewPT, 0);
+            M.setOperand(R, 3, Conv);
+            InsertBefore[R] = std::move(Before);
+          }
+          std::vector<InstRef> After;
+          convertValue(M, After, Fresh, NewPT, OldType, OldResult);
+          InsertAfter[R] = std::move(After);
+          break;
+        }
+        case Op::OpStore:
+        case Op::OpAtomicStore: {
+          const uint32_t ValWord = O == Op::OpStore ? 1 : 3;
+          const uint32_t V = M.operand(R, ValWord);
+          const uint32_t VT = typeOf(V);
+          if (VT == NewPT)
+            break;
+          std::vector<InstRef> Before;
+          const uint32_t Conv = convertValue(M, Before, V, VT, NewPT, 0);
+          M.setOperand(R, ValWord, Conv);
+          InsertBefore[R] = std::move(Before);
+          break;
+        }
+        case Op::OpCopyMemory:
+          CopyMemories.insert(R);
+          break;
+        default:
+          break; // float min/max atomics, integer atomics, names, interfaces
+        }
+      }
+    }
+  }
+  // OpCopyMemory whose two sides now differ: load, convert, store.
+  std::set<InstRef> Dropped;
+  for (InstRef R : CopyMemories) {
+    const uint32_t Dst = M.operand(R, 0), Src = M.operand(R, 1);
+    const uint32_t DT = pointee(typeOf(Dst)), ST = pointee(typeOf(Src));
+    if (DT == ST)
+      continue;
+    std::vector<InstRef> Seq;
+    const uint32_t L = M.newId();
+    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}, 0b1));
+    const uint32_t Conv = convertValue(M, Seq, L, ST, DT, 0);
+    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}, 0b11));
+    InsertBefore[R] = std::move(Seq);
+    Dropped.insert(R);
+  }
+  if (!InsertBefore.empty() || !InsertAfter.empty()) {
+    for (Function &F : M.functions())
+      for (Block &B : F.Blocks) {
+        std::vector<InstRef> Body;
+        Body.reserve(B.Body.size());
+        for (InstRef R : B.Body) {
+          if (auto It = InsertBefore.find(R); It != InsertBefore.end())
+            Body.insert(Body.end(), It->second.begin(), It->second.end());
+          if (!Dropped.count(R))
+            Body.push_back(R);
+          if (auto It = InsertAfter.find(R); It != InsertAfter.end())
+            Body.insert(Body.end(), It->second.begin(), It->second.end());
+        }
+        B.Body = std::move(Body);
+      }
+  }
+
+  // Each atomic, in layout order.  Splitting a block moves the rest of it
+  // (with any later atomic) into a new block that the scan reaches next.
+  for (Function &F : M.functions())
+    for (size_t BI = 0; BI < F.Blocks.size(); ++BI)
+      for (size_t Pos = 0; Pos < F.Blocks[BI].Body.size(); ++Pos) {
+        auto It = SiteOf.find(F.Blocks[BI].Body[Pos]);
+        if (It == SiteOf.end())
+          continue;
+        splitAndLower(F, BI, Pos, Sites[It->second]);
+        break; // the rest of this block now lives in a later block
+      }
+
+  // Capabilities and the extension.
+  bool Remaining[65] = {};
+  for (const Function &F : M.functions())
+    for (const Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Inst &I = M.inst(R);
+        if (I.Opcode == Op::OpAtomicFMinEXT || I.Opcode == Op::OpAtomicFMaxEXT) {
+          const uint32_t W = M.scalarWidth(I.TypeId);
+          Remaining[W <= 64 ? W : 0] = true;
+        }
+      }
+  if (!Remaining[16])
+    M.removeCapability(spv::Capability::AtomicFloat16MinMaxEXT);
+  if (!Remaining[32])
+    M.removeCapability(spv::Capability::AtomicFloat32MinMaxEXT);
+  if (!Remaining[64])
+    M.removeCapability(spv::Capability::AtomicFloat64MinMaxEXT);
+  if (!M.hasCapability(spv::Capability::AtomicFloat16MinMaxEXT) &&
+      !M.hasCapability(spv::Capability::AtomicFloat32MinMaxEXT) &&
+      !M.hasCapability(spv::Capability::AtomicFloat64MinMaxEXT))
+    M.removeExtension(ExtName);
+  if (std::any_of(Sites.begin(), Sites.end(), [](const Site &S) { return S.Width == 64; })) {
+    M.addCapability(spv::Capability::Int64);
+    M.addCapability(spv::Capability::Int64Atomics);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Emission of one atomic
+// ---------------------------------------------------------------------------
+
+namespace {
+
+/// Successor labels of a terminator.
+std::vector<uint32_t> successors(const Module &M, InstRef T) {
+  const Inst &I = M.inst(T);
+  switch (I.Opcode) {
+  case Op::OpBranch:
+    return {M.operand(T, 0)};
+  case Op::OpBranchConditional:
+    return {M.operand(T, 1), M.operand(T, 2)};
+  case Op::OpSwitch: {
+    std::vector<uint32_t> Out{M.operand(T, 1)};
+    // Literal width follows the selector's type.
+    const uint32_t SelType = M.inst(M.def(M.operand(T, 0))).TypeId;
+    const uint32_t LitWords = M.scalarWidth(SelType) == 64 ? 2 : 1;
+    for (uint32_t K = 2 + LitWords; K < I.Count; K += LitWords + 1)
+      Out.push_back(M.operand(T, K));
+    return Out;
+  }
+  default:
+    return {};
+  }
+}
+
+} // namespace
+
+void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
+  const uint32_t OrigLabel = F.Blocks[BI].Label;
+  std::vector<InstRef> Body = std::move(F.Blocks[BI].Body);
+  std::vector<InstRef> Suffix(Body.begin() + Pos + 1, Body.end());
+  Body.resize(Pos);
+
+  // A loop header keeps only its phis, merge and a branch: the code after the
+  // phis moves to a new block so that the back edge still reaches the header.
+  std::vector<Block> Pre;
+  const auto IsLoopMerge = [&](InstRef R) { return M.inst(R).Opcode == Op::OpLoopMerge; };
+  if (std::any_of(Suffix.begin(), Suffix.end(), IsLoopMerge)) {
+    Block Header;
+    Header.Label = OrigLabel;
+    Header.LabelInst = F.Blocks[BI].LabelInst;
+    size_t NPhi = 0;
+    while (NPhi < Body.size() && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
+      ++NPhi;
+    Header.Body.assign(Body.begin(), Body.begin() + NPhi);
+    Body.erase(Body.begin(), Body.begin() + NPhi);
+    auto LM = std::find_if(Suffix.begin(), Suffix.end(), IsLoopMerge);
+    Header.Body.push_back(*LM);
+    Suffix.erase(LM);
+    const uint32_t Next = M.newId();
+    Header.Body.push_back(M.create(Op::OpBranch, 0, 0, {Next}, 0b1));
+    Pre.push_back(std::move(Header));
+    F.Blocks[BI].Label = Next;
+    F.Blocks[BI].LabelInst = M.create(Op::OpLabel, 0, Next, {}, 0);
+  }
+
+  // Emit.  Blocks[0] continues the original block.
+  std::vector<Block> Blocks(1);
+  Blocks[0].Label = F.Blocks[BI].Label;
+  Blocks[0].LabelInst = F.Blocks[BI].LabelInst;
+  Blocks[0].Body = std::move(Body);
+  auto NewBlock = [&](uint32_t Label) {
+    Block B;
+    B.Label = Label;
+    B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+    Blocks.push_back(std::move(B));
+  };
+  auto Cur = [&]() -> std::vector<InstRef> & { return Blocks.back().Body; };
+  auto CurLabel = [&]() { return Blocks.back().Label; };
+
+  const Inst A = M.inst(S.Atomic);
+  const uint32_t W = S.Width;
+  const uint32_t ResultId = A.ResultId, FloatType = A.TypeId;
+  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  const uint32_t Value = M.operand(S.Atomic, 3);
+  const NanPolicy Policy = Opts.policyFor(NanPolicy::Number);
+
+  const uint32_t UT = M.typeInt(W, false), BT = M.typeBool();
+  const uint32_t U32 = M.typeInt(32, false);
+  auto C = [&](uint64_t V) { return M.constantInt(UT, V); };
+  const uint32_t CZero = C(0), CSign = C(signBit(W)), CAbs = C(widthMask(W) >> 1),
+                 CExp = C(exponentMask(W));
+
+  auto op = [&](Op O, uint32_t T, std::initializer_list<uint32_t> Ops, uint64_t Mask = ~uint64_t{0}) {
+    const uint32_t Id = M.newId();
+    Cur().push_back(M.create(O, T, Id, Ops, Mask));
+    return Id;
+  };
+  auto stmt = [&](Op O, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
+    Cur().push_back(M.create(O, 0, 0, Ops, Mask));
+  };
+
+  // Semantics without the release part, for loads and the failure case of a
+  // compare-exchange.  A spec-constant semantics id is unknown: Relaxed.
+  uint64_t Sem = 0;
+  uint32_t SemNoRelease;
+  if (S.EarlyOutLegal) {
+    SemNoRelease = SemId;
+  } else if (constantValue(SemId, Sem)) {
+    uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst);
+    if (Sem & (SemAcqRel | SemSeqCst))
+      R |= SemAcquire;
+    SemNoRelease = M.constantInt(U32, R);
+  } else {
+    SemNoRelease = M.constantInt(U32, 0);
+  }
+
+  // ---- the integer pointer ----
+  uint32_t Ptr = M.operand(S.Atomic, 0);
+  uint32_t IntPtr = Ptr;
+  const StorageClass SC = pointerClass(typeOf(Ptr));
+  switch (S.Kind) {
+  case MemKind::PointerCast:
+    IntPtr = op(Op::OpBitcast, M.typePointer(SC, UT), {Ptr}, 0b1);
+    break;
+  case MemKind::BufferAlias: {
+    std::vector<uint32_t> Ops{S.Root};
+    for (InstRef AC : S.Chain)
+      for (uint32_t K = 1; K < M.numOperands(AC); ++K)
+        Ops.push_back(M.operand(AC, K));
+    IntPtr = M.newId();
+    Cur().push_back(M.create(Op::OpAccessChain, M.typePointer(SC, UT), IntPtr, Ops,
+                             ~uint64_t{0}, true));
+    if (S.NonUniform)
+      M.addDecoration(IntPtr, spv::Decoration::NonUniform);
+    break;
+  }
+  case MemKind::SharedRetype:
+    break; // the pointer is an integer pointer now
+  case MemKind::Private:
+  case MemKind::ImageRetype:
+    break;
+  }
+
+  // ---- operand bits ----
+  uint32_t VB = op(Op::OpBitcast, UT, {Value}, 0b1);
+  if (FlushWidths.count(W)) {
+    const uint32_t Mag = op(Op::OpBitwiseAnd, UT, {VB, CAbs});
+    const uint32_t M1 = op(Op::OpISub, UT, {Mag, C(1)});
+    const uint32_t IsSub = op(Op::OpULessThan, BT, {M1, C(widthMask(mantissaBits(W)))});
+    const uint32_t Sgn = op(Op::OpBitwiseAnd, UT, {VB, CSign});
+    VB = op(Op::OpSelect, UT, {IsSub, Sgn, VB});
+  }
+  auto IsNaN = [&](uint32_t X) {
+    return op(Op::OpUGreaterThan, BT, {op(Op::OpBitwiseAnd, UT, {X, CAbs}), CExp});
+  };
+  auto Ordered = [&](uint32_t X) { // U(x) = x ^ ((x >>s (W-1)) | sign)
+    const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {X, C(W - 1)});
+    return op(Op::OpBitwiseXor, UT, {X, op(Op::OpBitwiseOr, UT, {Sh, CSign})});
+  };
+  auto Wins = [&](uint32_t Cur, uint32_t V) {
+    return op(S.Op == FloatOp::Min ? Op::OpULessThan : Op::OpUGreaterThan, BT,
+              {Ordered(V), Ordered(Cur)});
+  };
+  const bool NeedNaN = Policy != NanPolicy::Fast;
+  const uint32_t VNaN = NeedNaN ? IsNaN(VB) : 0;
+
+  // combine(cur, v) per policy: LoweringModel.cpp's policyCombine.
+  auto Combine = [&](uint32_t Cur) {
+    const uint32_t Wn = Wins(Cur, VB);
+    switch (Policy) {
+    case NanPolicy::Number: {
+      const uint32_t Take = op(Op::OpLogicalAnd, BT,
+                               {op(Op::OpLogicalNot, BT, {VNaN}),
+                                op(Op::OpLogicalOr, BT, {IsNaN(Cur), Wn})});
+      return op(Op::OpSelect, UT, {Take, VB, Cur});
+    }
+    case NanPolicy::Propagate: {
+      const uint32_t T1 = op(Op::OpSelect, UT, {Wn, VB, Cur});
+      const uint32_t T2 = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), T1});
+      return op(Op::OpSelect, UT, {IsNaN(Cur), Cur, T2});
+    }
+    case NanPolicy::Fast:
+      return op(Op::OpSelect, UT, {Wn, VB, Cur});
+    }
+    return Cur;
+  };
+
+  // CAS loop from the current block; returns the value memory held before
+  // the op.  SkipSame: leave without writing when nothing would change.
+  auto CasLoop = [&](bool SkipSame) {
+    const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemNoRelease});
+    const uint32_t Pre = CurLabel();
+    const uint32_t Hdr = M.newId(), Body = M.newId(), Try = M.newId(),
+                   Cont = M.newId(), Merge = M.newId();
+    stmt(Op::OpBranch, {Hdr}, 0b1);
+    NewBlock(Hdr);
+    const uint32_t Cx = M.newId();
+    const uint32_t Cc = M.newId();
+    Cur().push_back(M.create(Op::OpPhi, UT, Cc, {C0, Pre, Cx, Cont}, 0b1111));
+    stmt(Op::OpLoopMerge, {Merge, Cont, 0}, 0b11);
+    stmt(Op::OpBranch, {Body}, 0b1);
+    NewBlock(Body);
+    const uint32_t New = Combine(Cc);
+    if (SkipSame) {
+      const uint32_t Same = op(Op::OpIEqual, BT, {New, Cc});
+      stmt(Op::OpBranchConditional, {Same, Merge, Try}, 0b111);
+    } else {
+      stmt(Op::OpBranch, {Try}, 0b1);
+    }
+    NewBlock(Try);
+    Cur().push_back(M.create(Op::OpAtomicCompareExchange, UT, Cx,
+                             {IntPtr, Scope, SemId, SemNoRelease, New, Cc}, 0b111111));
+    const uint32_t Done = op(Op::OpIEqual, BT, {Cx, Cc});
+    stmt(Op::OpBranchConditional, {Done, Merge, Cont}, 0b111);
+    NewBlock(Cont);
+    stmt(Op::OpBranch, {Hdr}, 0b1);
+    NewBlock(Merge);
+    return Cc; // defined in the header, which dominates the merge
+  };
+
+  // One sign-dispatched integer atomic; returns its result.
+  auto Dispatch = [&](uint32_t Operand) {
+    const uint32_t Neg = op(Op::OpINotEqual, BT, {op(Op::OpBitwiseAnd, UT, {Operand, CSign}), CZero});
+    const uint32_t PosL = M.newId(), NegL = M.newId(), Join = M.newId();
+    stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
+    stmt(Op::OpBranchConditional, {Neg, NegL, PosL}, 0b111);
+    NewBlock(PosL);
+    const uint32_t R1 = op(S.Op == FloatOp::Min ? Op::OpAtomicSMin : Op::OpAtomicSMax, UT,
+                           {IntPtr, Scope, SemId, Operand});
+    stmt(Op::OpBranch, {Join}, 0b1);
+    NewBlock(NegL);
+    const uint32_t R2 = op(S.Op == FloatOp::Min ? Op::OpAtomicUMax : Op::OpAtomicUMin, UT,
+                           {IntPtr, Scope, SemId, Operand});
+    stmt(Op::OpBranch, {Join}, 0b1);
+    NewBlock(Join);
+    return op(Op::OpPhi, UT, {R1, PosL, R2, NegL});
+  };
+
+  // number: a NaN found in the atomic's result is replaced by a CAS fix-up.
+  auto FixUp = [&](uint32_t Old) {
+    if (Policy != NanPolicy::Number)
+      return;
+    const uint32_t Need = op(Op::OpLogicalAnd, BT, {IsNaN(Old), op(Op::OpLogicalNot, BT, {VNaN})});
+    const uint32_t Fix = M.newId(), Join = M.newId();
+    stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
+    stmt(Op::OpBranchConditional, {Need, Fix, Join}, 0b111);
+    NewBlock(Fix);
+    CasLoop(/*SkipSame=*/true);
+    stmt(Op::OpBranch, {Join}, 0b1);
+    NewBlock(Join);
+  };
+
+  uint32_t ResultBits = 0;
+  if (S.Kind == MemKind::Private) {
+    // No other invocation sees it: load, combine, store.
+    Cur().push_back(M.create(Op::OpLoad, FloatType, ResultId, {Ptr}, 0b1));
+    const uint32_t CurBits = op(Op::OpBitcast, UT, {ResultId}, 0b1);
+    const uint32_t New = Combine(CurBits);
+    stmt(Op::OpStore, {Ptr, op(Op::OpBitcast, FloatType, {New}, 0b1)}, 0b11);
+  } else if (usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal)) {
+    ResultBits = CasLoop(S.EarlyOutLegal);
+  } else {
+    uint32_t Operand = VB;
+    if (Policy == NanPolicy::Number)
+      Operand = op(Op::OpSelect, UT, {VNaN, C(identityPattern(S.Op, W)), VB});
+    else if (Policy == NanPolicy::Propagate)
+      Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
+    if (S.EarlyOutLegal) {
+      const uint32_t Loaded = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemId});
+      const uint32_t UL = Ordered(Loaded), UV = Ordered(Operand);
+      uint32_t Skip = op(S.Op == FloatOp::Min ? Op::OpUGreaterThanEqual : Op::OpULessThanEqual,
+                         BT, {UV, UL});
+      if (Policy == NanPolicy::Number) {
+        // NaN operand: no-op.  NaN in memory: take the RMW path (fix-up).
+        const uint32_t LNaN = IsNaN(Loaded);
+        Skip = op(Op::OpLogicalOr, BT,
+                  {VNaN, op(Op::OpLogicalAnd, BT, {op(Op::OpLogicalNot, BT, {LNaN}), Skip})});
+      } else if (Policy == NanPolicy::Propagate) {
+        Skip = op(Op::OpLogicalOr, BT, {IsNaN(Loaded), Skip});
+      }
+      const uint32_t From = CurLabel();
+      const uint32_t Rmw = M.newId(), Join = M.newId();
+      stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
+      stmt(Op::OpBranchConditional, {Skip, Join, Rmw}, 0b111);
+      NewBlock(Rmw);
+      const uint32_t Old = Dispatch(Operand);
+      FixUp(Old);
+      const uint32_t Last = CurLabel();
+      stmt(Op::OpBranch, {Join}, 0b1);
+      NewBlock(Join);
+      ResultBits = op(Op::OpPhi, UT, {Loaded, From, Old, Last});
+    } else {
+      ResultBits = Dispatch(Operand);
+      FixUp(ResultBits);
+    }
+  }
+  if (ResultBits)
+    Cur().push_back(M.create(Op::OpBitcast, FloatType, ResultId, {ResultBits}, 0b1));
+
+  // The rest of the original block, and phis of its successors.
+  const uint32_t Tail = CurLabel();
+  Cur().insert(Cur().end(), Suffix.begin(), Suffix.end());
+  if (Tail != OrigLabel && !Suffix.empty())
+    for (uint32_t Succ : successors(M, Suffix.back()))
+      for (Block &B : F.Blocks) {
+        if (B.Label != Succ)
+          continue;
+        for (InstRef R : B.Body) {
+          if (M.inst(R).Opcode != Op::OpPhi)
+            break;
+          for (uint32_t K = 1; K < M.numOperands(R); K += 2)
+            if (M.operand(R, K) == OrigLabel)
+              M.setOperand(R, K, Tail);
+        }
+      }
+
+  // Splice: [Pre...] Blocks... replace F.Blocks[BI].
+  std::vector<Block> All = std::move(Pre);
+  for (Block &B : Blocks)
+    All.push_back(std::move(B));
+  F.Blocks.erase(F.Blocks.begin() + BI);
+  F.Blocks.insert(F.Blocks.begin() + BI, std::make_move_iterator(All.begin()),
+                  std::make_move_iterator(All.end()));
+}
+
+} // namespace
+
+LowerFloatAtomicMinMaxPass::LowerFloatAtomicMinMaxPass(LoweringOptions Options,
+                                                       TargetModel Target)
+    : Options(std::move(Options)), Target(std::move(Target)) {
+  for (Feature F : this->Options.Native)
+    this->Target.set(F, true);
+}
+
+void LowerFloatAtomicMinMaxPass::SetMessageConsumer(spvtools::MessageConsumer C) {
+  Consumer = std::move(C);
+}
+
+PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
+  Failure = FailureKind::None;
+  Lowered = 0;
+  Module M;
+  std::string Error;
+  if (!M.parse(Words.data(), Words.size(), Error)) {
+    Failure = FailureKind::InvalidModule;
+    if (Consumer)
+      Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());
+    return PassStatus::Failure;
+  }
+  Lowering L(M, Options, Target, Consumer);
+  if (!L.collect()) {
+    Failure = L.Failure;
+    return PassStatus::Failure;
+  }
+  if (L.lowered() == 0)
+    return PassStatus::SuccessWithoutChange;
+  L.mutate();
+  Lowered = L.lowered();
+  Words = M.emit();
+  return PassStatus::SuccessWithChange;
+}
+
+} // namespace fatomic

@@ -1,0 +1,569 @@
+//===- Module.cpp - A compact SPIR-V module for lowering passes -----------===//
+
+#include "Module.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+namespace fatomic::spirv {
+
+namespace {
+
+bool isIdOperand(spv_operand_type_t T) {
+  switch (T) {
+  case SPV_OPERAND_TYPE_ID:
+  case SPV_OPERAND_TYPE_TYPE_ID:
+  case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+  case SPV_OPERAND_TYPE_SCOPE_ID:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Section sectionOf(Op O) {
+  switch (O) {
+  case Op::OpCapability:
+    return Section::Capability;
+  case Op::OpExtension:
+    return Section::Extension;
+  case Op::OpExtInstImport:
+    return Section::ExtInstImport;
+  case Op::OpMemoryModel:
+    return Section::MemoryModel;
+  case Op::OpEntryPoint:
+    return Section::EntryPoint;
+  case Op::OpExecutionMode:
+  case Op::OpExecutionModeId:
+    return Section::ExecutionMode;
+  case Op::OpString:
+  case Op::OpSourceExtension:
+  case Op::OpSource:
+  case Op::OpSourceContinued:
+  case Op::OpName:
+  case Op::OpMemberName:
+  case Op::OpModuleProcessed:
+    return Section::Debug;
+  case Op::OpDecorate:
+  case Op::OpMemberDecorate:
+  case Op::OpDecorationGroup:
+  case Op::OpGroupDecorate:
+  case Op::OpGroupMemberDecorate:
+  case Op::OpDecorateId:
+  case Op::OpDecorateString:
+  case Op::OpMemberDecorateString:
+    return Section::Annotation;
+  default:
+    return Section::Global;
+  }
+}
+
+} // namespace
+
+/// State threaded through spvBinaryParse's callbacks.
+struct ParseState {
+  Module &M;
+  std::string Error;
+  Function *Fn = nullptr;
+  Block *Blk = nullptr;
+  bool SawMemoryModel = false;
+
+  spv_result_t header(spv_endianness_t, uint32_t, uint32_t Version,
+                      uint32_t Generator, uint32_t Bound, uint32_t Schema) {
+    if (Bound == 0 || Bound > 0x400000) {
+      Error = "id bound " + std::to_string(Bound) +
+              " is out of range (1 to 4194304)";
+      return SPV_ERROR_INVALID_BINARY;
+    }
+    M.Version = Version;
+    M.Generator = Generator;
+    M.Bound = Bound;
+    M.Schema = Schema;
+    M.DefOf.assign(Bound, Module::NoInst);
+    return SPV_SUCCESS;
+  }
+
+  spv_result_t instruction(const spv_parsed_instruction_t &P) {
+    const Op O = Op(P.opcode);
+    // Operand words exclude the leading word and the type/result ids.
+    Inst I;
+    I.Opcode = O;
+    I.TypeId = P.type_id;
+    I.ResultId = P.result_id;
+    I.Begin = uint32_t(M.Arena.size());
+    uint32_t Skip = 1 + (P.type_id ? 1 : 0) + (P.result_id ? 1 : 0);
+    // Type and result ids are always the first operands when present.
+    I.Count = P.num_words - Skip;
+    M.Arena.insert(M.Arena.end(), P.words + Skip, P.words + P.num_words);
+    for (uint16_t K = 0; K < P.num_operands; ++K) {
+      const spv_parsed_operand_t &Opd = P.operands[K];
+      if (Opd.offset < Skip || !isIdOperand(Opd.type))
+        continue;
+      for (uint16_t W = 0; W < Opd.num_words; ++W) {
+        const uint32_t Word = Opd.offset - Skip + W;
+        if (Word < 64)
+          I.IdMask |= uint64_t{1} << Word;
+        else
+          I.IdTail = true;
+      }
+    }
+    const InstRef R = InstRef(M.Insts.size());
+    M.Insts.push_back(I);
+    if (P.result_id) {
+      if (P.result_id >= M.Bound) {
+        Error = "result id %" + std::to_string(P.result_id) +
+                " is not below the id bound " + std::to_string(M.Bound);
+        return SPV_ERROR_INVALID_ID;
+      }
+      M.DefOf[P.result_id] = R;
+    }
+
+    switch (O) {
+    case Op::OpFunction:
+      if (Fn) {
+        Error = "OpFunction inside a function";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      M.Functions.emplace_back();
+      Fn = &M.Functions.back();
+      Fn->Def = R;
+      return SPV_SUCCESS;
+    case Op::OpFunctionParameter:
+      if (!Fn || !Fn->Blocks.empty()) {
+        Error = "OpFunctionParameter outside a function header";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->Params.push_back(R);
+      return SPV_SUCCESS;
+    case Op::OpLabel:
+      if (!Fn || Blk) {
+        Error = "OpLabel outside a function or inside a block";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->Blocks.emplace_back();
+      Blk = &Fn->Blocks.back();
+      Blk->Label = P.result_id;
+      Blk->LabelInst = R;
+      return SPV_SUCCESS;
+    case Op::OpFunctionEnd:
+      if (!Fn || Blk) {
+        Error = "OpFunctionEnd outside a function or inside a block";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->End = R;
+      Fn = nullptr;
+      return SPV_SUCCESS;
+    default:
+      break;
+    }
+
+    if (Fn) {
+      if (!Blk) {
+        Error = std::string("instruction outside a block in a function");
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Blk->Body.push_back(R);
+      if (spvOpcodeIsTerminator(O))
+        Blk = nullptr;
+      return SPV_SUCCESS;
+    }
+    if (O == Op::OpMemoryModel) {
+      SawMemoryModel = true;
+      M.Addressing = spv::AddressingModel(P.words[1]);
+    }
+    M.Sections[unsigned(sectionOf(O))].push_back(R);
+    return SPV_SUCCESS;
+  }
+
+  static bool spvOpcodeIsTerminator(Op O) {
+    switch (O) {
+    case Op::OpBranch:
+    case Op::OpBranchConditional:
+    case Op::OpSwitch:
+    case Op::OpReturn:
+    case Op::OpReturnValue:
+    case Op::OpKill:
+    case Op::OpUnreachable:
+    case Op::OpTerminateInvocation:
+    case Op::OpIgnoreIntersectionKHR:
+    case Op::OpTerminateRayKHR:
+    case Op::OpEmitMeshTasksEXT:
+      return true;
+    default:
+      return false;
+    }
+  }
+};
+
+bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
+  *this = Module();
+  if (NumWords < 5) {
+    Error = "not a SPIR-V module: " + std::to_string(NumWords * 4) +
+            " bytes is shorter than the 20-byte header";
+    return false;
+  }
+  if (Words[0] != spv::MagicNumber) {
+    uint32_t Swapped = __builtin_bswap32(Words[0]);
+    if (Swapped != spv::MagicNumber) {
+      char Buf[64];
+      std::snprintf(Buf, sizeof Buf, "not a SPIR-V module: bad magic 0x%08x",
+                    Words[0]);
+      Error = Buf;
+      return false;
+    }
+  }
+  Arena.reserve(NumWords);
+  Insts.reserve(NumWords / 4);
+  ParseState S{*this, {}};
+  auto Ctx = std::unique_ptr<spv_context_t, void (*)(spv_context)>(
+      spvContextCreate(SPV_ENV_UNIVERSAL_1_6), spvContextDestroy);
+  spv_diagnostic Diag = nullptr;
+  const spv_result_t Res = spvBinaryParse(
+      Ctx.get(), &S, Words, NumWords,
+      [](void *U, spv_endianness_t E, uint32_t Magic, uint32_t V, uint32_t G,
+         uint32_t B, uint32_t Sch) {
+        return static_cast<ParseState *>(U)->header(E, Magic, V, G, B, Sch);
+      },
+      [](void *U, const spv_parsed_instruction_t *P) {
+        return static_cast<ParseState *>(U)->instruction(*P);
+      },
+      &Diag);
+  if (Res != SPV_SUCCESS) {
+    if (!S.Error.empty())
+      Error = S.Error;
+    else if (Diag && Diag->error)
+      Error = Diag->error;
+    else
+      Error = "invalid SPIR-V binary";
+    if (Diag && Diag->error && !S.Error.empty() && Diag->position.index)
+      Error += " (word " + std::to_string(Diag->position.index) + ")";
+    spvDiagnosticDestroy(Diag);
+    return false;
+  }
+  spvDiagnosticDestroy(Diag);
+  if (S.Fn) {
+    Error = "truncated module: the last function has no OpFunctionEnd";
+    return false;
+  }
+  if (!S.SawMemoryModel) {
+    Error = "module has no OpMemoryModel";
+    return false;
+  }
+  return true;
+}
+
+std::string Module::stringOperand(InstRef R, uint32_t I) const {
+  std::string Out;
+  const Inst &In = Insts[R];
+  for (uint32_t W = I; W < In.Count; ++W) {
+    uint32_t V = Arena[In.Begin + W];
+    for (int B = 0; B < 4; ++B) {
+      char C = char((V >> (8 * B)) & 0xFF);
+      if (!C)
+        return Out;
+      Out.push_back(C);
+    }
+  }
+  return Out;
+}
+
+InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                       std::initializer_list<uint32_t> Operands,
+                       uint64_t IdMask) {
+  Inst I;
+  I.Opcode = Opcode;
+  I.TypeId = TypeId;
+  I.ResultId = ResultId;
+  I.Begin = uint32_t(Arena.size());
+  I.Count = uint32_t(Operands.size());
+  I.IdMask = IdMask;
+  Arena.insert(Arena.end(), Operands.begin(), Operands.end());
+  const InstRef R = InstRef(Insts.size());
+  Insts.push_back(I);
+  if (ResultId)
+    DefOf[ResultId] = R;
+  return R;
+}
+
+InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                       const std::vector<uint32_t> &Operands, uint64_t IdMask,
+                       bool IdTail) {
+  Inst I;
+  I.Opcode = Opcode;
+  I.TypeId = TypeId;
+  I.ResultId = ResultId;
+  I.Begin = uint32_t(Arena.size());
+  I.Count = uint32_t(Operands.size());
+  I.IdMask = IdMask;
+  I.IdTail = IdTail;
+  Arena.insert(Arena.end(), Operands.begin(), Operands.end());
+  const InstRef R = InstRef(Insts.size());
+  Insts.push_back(I);
+  if (ResultId)
+    DefOf[ResultId] = R;
+  return R;
+}
+
+std::vector<uint32_t> Module::emit() const {
+  std::vector<uint32_t> Out;
+  Out.reserve(Arena.size() + Insts.size() * 3 + 5);
+  Out.insert(Out.end(), {spv::MagicNumber, Version, Generator, Bound, Schema});
+  auto Put = [&](InstRef R) {
+    const Inst &I = Insts[R];
+    const uint32_t N = 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + I.Count;
+    Out.push_back((N << 16) | uint32_t(I.Opcode));
+    if (I.TypeId)
+      Out.push_back(I.TypeId);
+    if (I.ResultId)
+      Out.push_back(I.ResultId);
+    Out.insert(Out.end(), Arena.begin() + I.Begin,
+               Arena.begin() + I.Begin + I.Count);
+  };
+  for (const auto &S : Sections)
+    for (InstRef R : S)
+      Put(R);
+  for (const Function &F : Functions) {
+    Put(F.Def);
+    for (InstRef P : F.Params)
+      Put(P);
+    for (const Block &B : F.Blocks) {
+      Put(B.LabelInst);
+      for (InstRef R : B.Body)
+        Put(R);
+    }
+    Put(F.End);
+  }
+  return Out;
+}
+
+// ---- uses ------------------------------------------------------------------
+
+void Module::buildUses() {
+  UseBegin.assign(size_t(Bound) + 1, 0);
+  auto ForEachId = [this](InstRef R, auto &&Fn) {
+    const Inst &I = Insts[R];
+    if (I.TypeId)
+      Fn(I.TypeId, ~0u);
+    for (uint32_t W = 0; W < I.Count; ++W)
+      if ((W < 64 && (I.IdMask >> W) & 1) || (W >= 64 && I.IdTail))
+        Fn(Arena[I.Begin + W], W);
+  };
+  // Only placed instructions count: walk the layout.
+  std::vector<InstRef> Placed;
+  Placed.reserve(Insts.size());
+  for (const auto &S : Sections)
+    Placed.insert(Placed.end(), S.begin(), S.end());
+  for (const Function &F : Functions) {
+    Placed.push_back(F.Def);
+    Placed.insert(Placed.end(), F.Params.begin(), F.Params.end());
+    for (const Block &B : F.Blocks)
+      Placed.insert(Placed.end(), B.Body.begin(), B.Body.end());
+  }
+  for (InstRef R : Placed)
+    ForEachId(R, [&](uint32_t Id, uint32_t) {
+      if (Id < Bound)
+        ++UseBegin[Id + 1];
+    });
+  for (size_t I = 1; I < UseBegin.size(); ++I)
+    UseBegin[I] += UseBegin[I - 1];
+  UseList.assign(UseBegin.back(), Use{});
+  std::vector<uint32_t> Fill(UseBegin.begin(), UseBegin.end() - 1);
+  for (InstRef R : Placed)
+    ForEachId(R, [&](uint32_t Id, uint32_t W) {
+      if (Id < Bound)
+        UseList[Fill[Id]++] = Use{R, W};
+    });
+}
+
+UseRange Module::uses(uint32_t Id) const {
+  if (Id + 1 >= UseBegin.size())
+    return {};
+  return {UseList.data() + UseBegin[Id], UseList.data() + UseBegin[Id + 1]};
+}
+
+// ---- types and constants ---------------------------------------------------
+
+uint64_t Module::keyHash(Op Opcode, uint32_t TypeId, const uint32_t *Ops,
+                         uint32_t N) const {
+  uint64_t H = 1469598103934665603ull ^ uint64_t(Opcode);
+  auto Mix = [&H](uint64_t V) { H = (H ^ V) * 1099511628211ull; };
+  Mix(TypeId);
+  for (uint32_t I = 0; I < N; ++I)
+    Mix(Ops[I]);
+  return H;
+}
+
+void Module::buildTypeConstIndex() {
+  for (InstRef R : section(Section::Global)) {
+    const Inst &I = Insts[R];
+    switch (I.Opcode) {
+    case Op::OpTypeBool:
+    case Op::OpTypeInt:
+    case Op::OpTypePointer:
+    case Op::OpConstant:
+    case Op::OpConstantTrue:
+    case Op::OpConstantFalse:
+      // Only plain, undecorated ones are shared: a decorated type or
+      // constant (e.g. SpecId) has a meaning of its own.
+      TypeConstIndex.emplace(keyHash(I.Opcode, I.TypeId, Arena.data() + I.Begin, I.Count),
+                             I.ResultId);
+      break;
+    default:
+      break;
+    }
+  }
+  IndexBuilt = true;
+}
+
+uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId,
+                           std::initializer_list<uint32_t> Ops,
+                           uint64_t IdMask) {
+  if (!IndexBuilt)
+    buildTypeConstIndex();
+  const uint64_t H = keyHash(Opcode, TypeId, Ops.begin(), uint32_t(Ops.size()));
+  auto [Lo, Hi] = TypeConstIndex.equal_range(H);
+  for (auto It = Lo; It != Hi; ++It) {
+    const InstRef R = def(It->second);
+    const Inst &I = Insts[R];
+    if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == Ops.size() &&
+        std::equal(Ops.begin(), Ops.end(), Arena.begin() + I.Begin) &&
+        decorationsOf(I.ResultId).empty())
+      return I.ResultId;
+  }
+  const uint32_t Id = newId();
+  section(Section::Global).push_back(create(Opcode, TypeId, Id, Ops, IdMask));
+  TypeConstIndex.emplace(H, Id);
+  return Id;
+}
+
+uint32_t Module::typeBool() { return findOrAdd(Op::OpTypeBool, 0, {}, 0); }
+
+uint32_t Module::typeInt(uint32_t Width, bool Signed) {
+  return findOrAdd(Op::OpTypeInt, 0, {Width, Signed ? 1u : 0u}, 0);
+}
+
+uint32_t Module::typePointer(spv::StorageClass SC, uint32_t Pointee) {
+  return findOrAdd(Op::OpTypePointer, 0, {uint32_t(SC), Pointee}, 0b10);
+}
+
+uint32_t Module::constantInt(uint32_t IntType, uint64_t Value) {
+  if (scalarWidth(IntType) == 64)
+    return findOrAdd(Op::OpConstant, IntType,
+                     {uint32_t(Value), uint32_t(Value >> 32)}, 0);
+  return findOrAdd(Op::OpConstant, IntType, {uint32_t(Value)}, 0);
+}
+
+uint32_t Module::addType(Op Opcode, const std::vector<uint32_t> &Operands,
+                         uint64_t IdMask, bool IdTail) {
+  const uint32_t Id = newId();
+  section(Section::Global).push_back(create(Opcode, 0, Id, Operands, IdMask, IdTail));
+  return Id;
+}
+
+uint32_t Module::addGlobal(Op Opcode, uint32_t TypeId,
+                           std::initializer_list<uint32_t> Operands,
+                           uint64_t IdMask) {
+  const uint32_t Id = newId();
+  section(Section::Global).push_back(create(Opcode, TypeId, Id, Operands, IdMask));
+  return Id;
+}
+
+// ---- queries -----------------------------------------------------------------
+
+bool Module::hasCapability(spv::Capability C) const {
+  for (InstRef R : section(Section::Capability))
+    if (operand(R, 0) == uint32_t(C))
+      return true;
+  return false;
+}
+
+void Module::addCapability(spv::Capability C) {
+  if (!hasCapability(C))
+    section(Section::Capability).push_back(create(Op::OpCapability, 0, 0, {uint32_t(C)}, 0));
+}
+
+void Module::removeCapability(spv::Capability C) {
+  auto &S = section(Section::Capability);
+  S.erase(std::remove_if(S.begin(), S.end(),
+                         [&](InstRef R) { return operand(R, 0) == uint32_t(C); }),
+          S.end());
+}
+
+bool Module::hasExtension(const std::string &Name) const {
+  for (InstRef R : section(Section::Extension))
+    if (stringOperand(R, 0) == Name)
+      return true;
+  return false;
+}
+
+void Module::removeExtension(const std::string &Name) {
+  auto &S = section(Section::Extension);
+  S.erase(std::remove_if(S.begin(), S.end(),
+                         [&](InstRef R) { return stringOperand(R, 0) == Name; }),
+          S.end());
+}
+
+std::vector<InstRef> Module::decorationsOf(uint32_t Id) const {
+  std::vector<InstRef> Out;
+  for (InstRef R : section(Section::Annotation)) {
+    const Inst &I = Insts[R];
+    if ((I.Opcode == Op::OpDecorate || I.Opcode == Op::OpDecorateId ||
+         I.Opcode == Op::OpMemberDecorate || I.Opcode == Op::OpDecorateString ||
+         I.Opcode == Op::OpMemberDecorateString) &&
+        I.Count > 0 && operand(R, 0) == Id)
+      Out.push_back(R);
+  }
+  return Out;
+}
+
+bool Module::hasDecoration(uint32_t Id, spv::Decoration D) const {
+  for (InstRef R : section(Section::Annotation)) {
+    const Inst &I = Insts[R];
+    if (I.Opcode == Op::OpDecorate && I.Count >= 2 && operand(R, 0) == Id &&
+        operand(R, 1) == uint32_t(D))
+      return true;
+  }
+  return false;
+}
+
+void Module::addDecoration(uint32_t Id, spv::Decoration D,
+                           std::initializer_list<uint32_t> Literals) {
+  std::vector<uint32_t> Ops{Id, uint32_t(D)};
+  Ops.insert(Ops.end(), Literals.begin(), Literals.end());
+  section(Section::Annotation).push_back(create(Op::OpDecorate, 0, 0, Ops, 0b1));
+}
+
+uint32_t Module::scalarWidth(uint32_t TypeId) const {
+  const InstRef R = def(TypeId);
+  if (R == NoInst)
+    return 0;
+  const Inst &I = Insts[R];
+  if (I.Opcode == Op::OpTypeInt || I.Opcode == Op::OpTypeFloat)
+    return operand(R, 0);
+  return 0;
+}
+
+std::string Module::nameOf(uint32_t Id) const {
+  for (InstRef R : section(Section::Debug))
+    if (Insts[R].Opcode == Op::OpName && operand(R, 0) == Id)
+      return stringOperand(R, 1);
+  return {};
+}
+
+std::string Module::describe(InstRef R) const {
+  const Inst &I = Insts[R];
+  std::string S;
+  if (I.ResultId) {
+    S += "%" + std::to_string(I.ResultId);
+    const std::string N = nameOf(I.ResultId);
+    if (!N.empty())
+      S += " (\"" + N + "\")";
+    S += " = ";
+  }
+  S += "Op";
+  S += spvOpcodeString(uint32_t(I.Opcode));
+  return S;
+}
+
+} // namespace fatomic::spirv
