@@ -1,0 +1,357 @@
+//===- CommandLine.cpp - fatomic-opt's command line -----------------------===//
+
+#include "CommandLine.h"
+
+#include "fatomic/LowerFloatAtomicMinMax.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+namespace fatomic_opt {
+
+namespace {
+
+constexpr std::string_view LowerFlag = "--lower-float-atomic-minmax";
+
+/// spirv-opt pass flags that also take their argument as the next word:
+/// `--loop-fission 10` is `--loop-fission=10`.
+bool takesSeparateArgument(std::string_view Flag) {
+  return Flag == "--loop-fission" || Flag == "--loop-fusion" ||
+         Flag == "--loop-unroll-partial" || Flag == "--loop-peeling-threshold" ||
+         Flag == "--set-spec-const-default-value";
+}
+
+/// The value of `--name=value` when \p Arg starts with \p Prefix ("--name=").
+std::optional<std::string> valueOf(std::string_view Arg,
+                                   std::string_view Prefix) {
+  if (Arg.substr(0, Prefix.size()) != Prefix)
+    return std::nullopt;
+  return std::string(Arg.substr(Prefix.size()));
+}
+
+bool fail(const std::string &Message) {
+  std::fprintf(stderr, "error: %s\n", Message.c_str());
+  return false;
+}
+
+class Parser {
+public:
+  explicit Parser(Invocation &Inv) : Inv(Inv) {}
+
+  /// Parses \p Args; \p FromConfig when they come from an -Oconfig file.
+  bool parse(const std::vector<std::string> &Args, bool FromConfig);
+
+  bool WantHelp = false;
+  bool WantVersion = false;
+
+private:
+  bool parseOne(const std::vector<std::string> &Args, size_t &I,
+                bool FromConfig);
+  bool parseValidatorFlag(std::string_view Arg);
+  bool readConfigFile(const std::string &Path);
+  void addSpirvOptFlag(std::string Flag);
+  bool addLowering(std::string_view OptionText);
+
+  Invocation &Inv;
+  bool HaveInput = false;
+  bool HaveOutput = false;
+};
+
+bool Parser::parse(const std::vector<std::string> &Args, bool FromConfig) {
+  for (size_t I = 0; I < Args.size() && !WantHelp && !WantVersion; ++I)
+    if (!parseOne(Args, I, FromConfig))
+      return false;
+  return true;
+}
+
+bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
+                      bool FromConfig) {
+  const std::string &Arg = Args[I];
+
+  if (Arg == "-h" || Arg == "--help") {
+    WantHelp = true;
+    return true;
+  }
+  if (Arg == "--version") {
+    WantVersion = true;
+    return true;
+  }
+  if (Arg == "-o") {
+    if (I + 1 == Args.size())
+      return fail("-o needs an output file name");
+    if (HaveOutput)
+      return fail("more than one output file specified");
+    Inv.Output = Args[++I];
+    HaveOutput = true;
+    return true;
+  }
+  if (Arg == "-" || Arg.empty() || Arg[0] != '-') {
+    if (HaveInput)
+      return fail("more than one input file specified ('" + Inv.Input +
+                  "' and '" + Arg + "')");
+    Inv.Input = Arg;
+    HaveInput = true;
+    return true;
+  }
+
+  // fatomic's own options.
+  if (Arg == LowerFlag)
+    return addLowering("");
+  if (auto Text = valueOf(Arg, std::string(LowerFlag) + "="))
+    return addLowering(*Text);
+  if (Arg == "--target-profile")
+    return fail("--target-profile needs a file: --target-profile=<file>");
+  if (auto Path = valueOf(Arg, "--target-profile=")) {
+    if (Path->empty())
+      return fail("--target-profile needs a file name");
+    Inv.TargetProfile = *Path;
+    return true;
+  }
+
+  // Options spirv-opt handles itself rather than passing to the optimizer.
+  if (auto Path = valueOf(Arg, "-Oconfig=")) {
+    if (FromConfig)
+      return fail("-Oconfig cannot be used inside an -Oconfig file");
+    return readConfigFile(*Path);
+  }
+  if (auto Env = valueOf(Arg, "--target-env=")) {
+    if (!spvParseTargetEnv(Env->c_str(), &Inv.TargetEnv))
+      return fail("invalid value passed to --target-env: '" + *Env +
+                  "' (see spirv-opt --help for the list)");
+    return true;
+  }
+  if (auto Bound = valueOf(Arg, "--max-id-bound=")) {
+    char *End = nullptr;
+    const unsigned long long Value = std::strtoull(Bound->c_str(), &End, 0);
+    if (Bound->empty() || *End != '\0' || Value > UINT32_MAX)
+      return fail("invalid value passed to --max-id-bound: '" + *Bound + "'");
+    if (Value < 0x3FFFFF)
+      return fail("the max id bound must be at least 0x3FFFFF");
+    Inv.MaxIdBound = uint32_t(Value);
+    return true;
+  }
+  if (Arg == "--skip-validation")
+    Inv.SkipValidation = true;
+  else if (Arg == "--validate-after-all")
+    Inv.ValidateAfterAll = true;
+  else if (Arg == "--preserve-bindings")
+    Inv.PreserveBindings = true;
+  else if (Arg == "--preserve-spec-constants")
+    Inv.PreserveSpecConstants = true;
+  else if (Arg == "--print-all")
+    Inv.PrintAll = true;
+  else if (Arg == "--time-report")
+    Inv.TimeReport = true;
+  else if (!parseValidatorFlag(Arg)) {
+    // A pass flag.  spvtools::Optimizer says whether it knows it.
+    if (takesSeparateArgument(Arg) && I + 1 < Args.size())
+      addSpirvOptFlag(Arg + "=" + Args[++I]);
+    else
+      addSpirvOptFlag(Arg);
+  }
+  return true;
+}
+
+bool Parser::parseValidatorFlag(std::string_view Arg) {
+  ValidatorFlags &V = Inv.Validator;
+  if (Arg == "--relax-logical-pointer")
+    V.RelaxLogicalPointer = true;
+  else if (Arg == "--relax-block-layout")
+    V.RelaxBlockLayout = true;
+  else if (Arg == "--relax-struct-store")
+    V.RelaxStructStore = true;
+  else if (Arg == "--scalar-block-layout")
+    V.ScalarBlockLayout = true;
+  else if (Arg == "--workgroup-scalar-block-layout")
+    V.WorkgroupScalarBlockLayout = true;
+  else if (Arg == "--skip-block-layout")
+    V.SkipBlockLayout = true;
+  else if (Arg == "--before-hlsl-legalization")
+    V.BeforeHlslLegalization = true;
+  else
+    return false;
+  return true;
+}
+
+/// Whitespace-separated flags; a line whose first word starts with '#' is a
+/// comment.
+bool Parser::readConfigFile(const std::string &Path) {
+  std::ifstream In(Path);
+  if (!In)
+    return fail("cannot open -Oconfig file '" + Path + "'");
+  std::vector<std::string> Args;
+  std::string Line;
+  while (std::getline(In, Line)) {
+    std::istringstream Words(Line);
+    std::string Word;
+    if (!(Words >> Word) || Word[0] == '#')
+      continue;
+    do
+      Args.push_back(Word);
+    while (Words >> Word);
+  }
+  if (In.bad())
+    return fail("cannot read -Oconfig file '" + Path + "'");
+  return parse(Args, /*FromConfig=*/true);
+}
+
+void Parser::addSpirvOptFlag(std::string Flag) {
+  // As in spirv-opt: HLSL legalization output is validated with relaxed
+  // logical pointer rules.
+  if (Flag == "--legalize-hlsl")
+    Inv.Validator.RelaxLogicalPointer = true;
+  if (Inv.Steps.empty() || Inv.Steps.back().Lowering)
+    Inv.Steps.emplace_back();
+  Inv.Steps.back().SpirvOptFlags.push_back(std::move(Flag));
+}
+
+bool Parser::addLowering(std::string_view OptionText) {
+  std::string Error;
+  std::optional<fatomic::LoweringOptions> Options =
+      fatomic::parseOptions(OptionText, Error);
+  if (!Options)
+    return fail(std::string(LowerFlag) + ": " + Error);
+  Step S;
+  S.Lowering = std::move(*Options);
+  Inv.Steps.push_back(std::move(S));
+  return true;
+}
+
+} // namespace
+
+Action parseCommandLine(int Argc, const char *const *Argv, Invocation &Inv) {
+  Parser P(Inv);
+  if (!P.parse(std::vector<std::string>(Argv + 1, Argv + Argc),
+               /*FromConfig=*/false))
+    return Action::Fail;
+  if (P.WantHelp)
+    return Action::Help;
+  if (P.WantVersion)
+    return Action::Version;
+  if (Inv.Output.empty()) {
+    fail("-o required (use '-o -' for standard output)");
+    return Action::Fail;
+  }
+  return Action::Run;
+}
+
+void printHelp() {
+  std::fputs(R"(fatomic-opt - Optimize a SPIR-V binary and lower float atomic min/max to integer atomics.
+
+USAGE: fatomic-opt [options] [<input>] -o <output>
+
+fatomic-opt is a drop-in superset of spirv-opt: every spirv-opt option and
+pass flag works as it does there (see `spirv-opt --help` for the passes), and
+fatomic-opt adds --lower-float-atomic-minmax and --target-profile.  All passes
+run in the order of their flags, --lower-float-atomic-minmax included; -O, -Os
+and -Oconfig=<file> stand for their passes at the place they are written.
+
+The SPIR-V binary is read from <input>, or from standard input when <input>
+is "-" or absent.  It is written to <output>, or to standard output when
+<output> is "-".  The input is validated first unless --skip-validation is
+given.  The output file is written only when every step succeeds; on an error
+nothing is written and an existing <output> is left as it was.
+
+fatomic options:
+  --lower-float-atomic-minmax[=<options>]
+               Rewrite OpAtomicFMinEXT and OpAtomicFMaxEXT (f32, f64) that the
+               target does not run natively into integer atomics on the same
+               memory (SPV_EXT_shader_atomic_float_min_max is then no longer
+               needed).  Runs at its place in the pass sequence; may be given
+               more than once.  <options> is a list of key=value items
+               separated by ',' or ';', all optional:
+
+               nan=number|propagate|fast
+                   What the lowered atomic does with NaN.
+                   number     (default) as the extension specifies: a NaN
+                              operand leaves memory unchanged, a NaN in memory
+                              is replaced by the operand, both NaN gives NaN.
+                   propagate  IEEE 754-2019 minimum/maximum: any NaN makes
+                              memory NaN, and it stays NaN.
+                   fast       no NaN handling code at all; NaNs are ordered
+                              as integers (positive NaNs above +inf, negative
+                              NaNs below -inf).
+                   Under every policy -0 < +0.
+               strategy=dispatch|cas
+                   dispatch   (default) exactly one integer atomic, chosen by
+                              the operand's sign bit: OpAtomicSMin or
+                              OpAtomicUMax for min, OpAtomicSMax or
+                              OpAtomicUMin for max.
+                   cas        an OpAtomicCompareExchange loop.
+               early-out=on|off
+                   on         (default) read memory with an atomic load first
+                              and skip the read-modify-write when the operand
+                              cannot change it.  Applied only where the memory
+                              semantics have no Release bit and the access is
+                              not volatile.
+                   off        always do the read-modify-write.
+               native=<feature>[+<feature>...]
+                   Features the target runs natively, named as the members of
+                   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT (for example
+                   shaderBufferFloat32AtomicMinMax,
+                   shaderSharedFloat64AtomicMinMax), or shaderBufferInt64Atomics
+                   and shaderSharedInt64Atomics.  Atomics that run natively are
+                   left alone.  Added to the features of --target-profile.
+                   Default: none.
+               images=retype
+                   Lower image atomics by retyping R32f storage images to R32ui;
+                   the application must then bind an R32_UINT view.  Without
+                   it an image atomic that needs lowering is an error.
+
+               Scope and memory semantics of each atomic are kept.  A
+               pointer that reaches an atomic through OpFunctionParameter,
+               OpPhi or OpSelect cannot be traced to its variable: fatomic-opt
+               then runs --inline-entry-points-exhaustive and
+               --eliminate-dead-functions, says so on standard error, and
+               lowers once more; if that fails too, it is an error.
+
+               Examples:
+                 --lower-float-atomic-minmax
+                 --lower-float-atomic-minmax=nan=propagate,strategy=cas
+                 --lower-float-atomic-minmax=native=shaderSharedFloat32AtomicMinMax
+
+  --target-profile=<file>
+               Read the features the target runs natively from a Vulkan
+               profile, the JSON that `vulkaninfo --json` writes.  A feature
+               the profile does not list is taken as missing.  Default: no
+               profile, nothing native: every float min/max atomic is lowered.
+
+spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
+  -o <output>  Where to write the result ("-": standard output).  Required.
+  --target-env=<env>
+               Target environment for validation and the passes, e.g.
+               vulkan1.2, spv1.6, opencl2.2 (the list is in spirv-opt --help).
+               Default: spv1.6, as in spirv-opt.
+  --skip-validation
+               Do not validate the input.
+  --validate-after-all
+               Validate the module after every pass.
+  --relax-logical-pointer, --relax-block-layout, --relax-struct-store,
+  --scalar-block-layout, --workgroup-scalar-block-layout,
+  --skip-block-layout, --before-hlsl-legalization
+               Passed on to the validator (see spirv-val --help).
+  --max-id-bound=<n>
+               Largest id bound a module may reach (at least and by default
+               0x3FFFFF).
+  --preserve-bindings, --preserve-spec-constants
+               Keep unused bindings or specialization constants.
+  --print-all  Print the module as assembly to standard error before each
+               pass and after the last one.
+  --time-report
+               Print the time and memory each spirv-opt pass takes to standard
+               error.
+  -O, -Os      The spirv-opt performance or size pass sequence.
+  -Oconfig=<file>
+               The flags in <file> (separated by white space; lines starting
+               with '#' are comments), as if written here.  They may include
+               --lower-float-atomic-minmax.
+  -h, --help   Print this help.
+  --version    Print the versions of fatomic and SPIRV-Tools.
+)",
+             stdout);
+}
+
+} // namespace fatomic_opt

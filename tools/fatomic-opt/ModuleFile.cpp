@@ -1,0 +1,166 @@
+//===- ModuleFile.cpp - Reading and writing SPIR-V binaries ---------------===//
+
+#include "ModuleFile.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fatomic_opt {
+
+namespace {
+
+constexpr size_t HeaderWords = 5;
+
+std::string systemError() { return std::strerror(errno); }
+
+std::string hex(uint32_t Value) {
+  char Text[16];
+  std::snprintf(Text, sizeof(Text), "0x%08x", Value);
+  return Text;
+}
+
+struct FileCloser {
+  void operator()(std::FILE *F) const { std::fclose(F); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+bool readBytes(std::FILE *In, std::vector<char> &Bytes) {
+  char Buffer[1 << 16];
+  size_t N;
+  while ((N = std::fread(Buffer, 1, sizeof(Buffer), In)) > 0)
+    Bytes.insert(Bytes.end(), Buffer, Buffer + N);
+  return !std::ferror(In);
+}
+
+bool writeAll(int Fd, const char *Data, size_t Size) {
+  while (Size > 0) {
+    const ssize_t N = ::write(Fd, Data, Size);
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    Data += N;
+    Size -= size_t(N);
+  }
+  return true;
+}
+
+/// The permissions a newly created file gets: 0666 less the umask.
+mode_t newFileMode() {
+  const mode_t Mask = ::umask(0);
+  ::umask(Mask);
+  return 0666 & ~Mask;
+}
+
+} // namespace
+
+std::string displayName(const std::string &Path) {
+  return Path == "-" ? "<stdin>" : Path;
+}
+
+bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
+                std::string &Error) {
+  std::vector<char> Bytes;
+  if (Path == "-") {
+    if (!readBytes(stdin, Bytes)) {
+      Error = "cannot read standard input: " + systemError();
+      return false;
+    }
+  } else {
+    FilePtr In(std::fopen(Path.c_str(), "rb"));
+    if (!In) {
+      Error = "cannot open: " + systemError();
+      return false;
+    }
+    if (!readBytes(In.get(), Bytes)) {
+      Error = "cannot read: " + systemError();
+      return false;
+    }
+  }
+
+  uint32_t Magic = 0;
+  if (Bytes.size() >= sizeof(Magic))
+    std::memcpy(&Magic, Bytes.data(), sizeof(Magic));
+  const bool Swapped = Magic == __builtin_bswap32(spv::MagicNumber);
+  if (Magic != spv::MagicNumber && !Swapped) {
+    if (Bytes.empty())
+      Error = "empty input: not a SPIR-V binary";
+    else if (Bytes.size() < sizeof(Magic))
+      Error = "not a SPIR-V binary: only " + std::to_string(Bytes.size()) +
+              " bytes";
+    else
+      Error = "not a SPIR-V binary: magic number " + hex(Magic) +
+              ", expected " + hex(spv::MagicNumber);
+    return false;
+  }
+  if (Bytes.size() % 4 != 0) {
+    Error = "corrupt SPIR-V binary: size " + std::to_string(Bytes.size()) +
+            " bytes is not a multiple of 4";
+    return false;
+  }
+  if (Bytes.size() < HeaderWords * 4) {
+    Error = "truncated SPIR-V binary: " + std::to_string(Bytes.size()) +
+            " bytes, shorter than the 20-byte header";
+    return false;
+  }
+
+  Words.resize(Bytes.size() / 4);
+  std::memcpy(Words.data(), Bytes.data(), Bytes.size());
+  if (Swapped)
+    for (uint32_t &W : Words)
+      W = __builtin_bswap32(W);
+  return true;
+}
+
+bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,
+                 std::string &Error) {
+  const char *Data = reinterpret_cast<const char *>(Words.data());
+  const size_t Size = Words.size() * sizeof(uint32_t);
+
+  if (Path == "-") {
+    if (std::fwrite(Data, 1, Size, stdout) != Size || std::fflush(stdout)) {
+      Error = "cannot write to standard output: " + systemError();
+      return false;
+    }
+    return true;
+  }
+
+  // A temporary in the target directory, so that the rename cannot cross
+  // file systems.
+  const std::filesystem::path Target(Path);
+  std::filesystem::path Temp = Target.parent_path();
+  Temp /= "." + Target.filename().string() + ".XXXXXX";
+  std::string TempName = Temp.string();
+
+  const int Fd = ::mkstemp(TempName.data());
+  if (Fd < 0) {
+    Error = "cannot write '" + Path + "': " + systemError();
+    return false;
+  }
+  const auto Discard = [&] {
+    Error = "cannot write '" + Path + "': " + systemError();
+    ::unlink(TempName.c_str());
+    return false;
+  };
+  if (::fchmod(Fd, newFileMode()) != 0 || !writeAll(Fd, Data, Size)) {
+    const int Saved = errno;
+    ::close(Fd);
+    errno = Saved;
+    return Discard();
+  }
+  if (::close(Fd) != 0 || std::rename(TempName.c_str(), Path.c_str()) != 0)
+    return Discard();
+  return true;
+}
+
+} // namespace fatomic_opt

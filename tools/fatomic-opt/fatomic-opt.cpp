@@ -1,0 +1,316 @@
+//===- fatomic-opt.cpp - spirv-opt with lower-float-atomic-minmax ---------===//
+//
+// Reads a SPIR-V binary, validates it, runs the steps of the command line in
+// order (spirv-opt passes through spvtools::Optimizer, the lowering through
+// fatomic::LowerFloatAtomicMinMaxPass) and writes the result.  Any error
+// stops the run with exit status 1 and nothing written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+#include "ModuleFile.h"
+
+#include "fatomic/LowerFloatAtomicMinMax.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#ifndef FATOMIC_VERSION
+#define FATOMIC_VERSION "unknown"
+#endif
+
+using namespace fatomic_opt;
+
+namespace {
+
+const char *levelName(spv_message_level_t Level) {
+  switch (Level) {
+  case SPV_MSG_FATAL:
+    return "fatal";
+  case SPV_MSG_INTERNAL_ERROR:
+    return "internal error";
+  case SPV_MSG_ERROR:
+    return "error";
+  case SPV_MSG_WARNING:
+    return "warning";
+  case SPV_MSG_INFO:
+    return "info";
+  case SPV_MSG_DEBUG:
+    return "debug";
+  }
+  return "error";
+}
+
+/// A diagnostic held back while it is unclear whether it matters.
+struct Message {
+  spv_message_level_t Level;
+  spv_position_t Position;
+  std::string Text;
+};
+
+/// Prints diagnostics to stderr as "<level>: <file>: line <n>: <text>"; the
+/// file and line parts only where known.
+class Diagnostics {
+public:
+  void setFile(std::string Name) { File = std::move(Name); }
+
+  void print(spv_message_level_t Level, const spv_position_t &Position,
+             const std::string &Text) {
+    if (Level <= SPV_MSG_ERROR)
+      ++Errors;
+    std::string Where = File.empty() ? "" : File + ": ";
+    if (Position.index)
+      Where += "line " + std::to_string(Position.index) + ": ";
+    std::fprintf(stderr, "%s: %s%s\n", levelName(Level), Where.c_str(),
+                 Text.c_str());
+  }
+  void error(const std::string &Text) { print(SPV_MSG_ERROR, {}, Text); }
+  void note(const std::string &Text) {
+    std::fprintf(stderr, "note: %s%s\n", File.empty() ? "" : (File + ": ").c_str(),
+                 Text.c_str());
+  }
+
+  spvtools::MessageConsumer consumer() {
+    return [this](spv_message_level_t Level, const char *,
+                  const spv_position_t &Position, const char *Text) {
+      print(Level, Position, Text);
+    };
+  }
+
+  unsigned errorCount() const { return Errors; }
+
+private:
+  std::string File;
+  unsigned Errors = 0;
+};
+
+/// Runs the steps of an invocation on a module.
+class Driver {
+public:
+  Driver(const Invocation &Inv, fatomic::TargetModel Target, Diagnostics &Diag);
+
+  /// Registers the spirv-opt passes of every step.  False on a flag that
+  /// spvtools::Optimizer does not know (reported).
+  bool registerPasses();
+
+  /// Validates \p Words (unless told not to) and runs every step.
+  bool run(std::vector<uint32_t> &Words);
+
+private:
+  bool validate(const std::vector<uint32_t> &Words);
+  std::unique_ptr<spvtools::Optimizer> makeOptimizer();
+  bool runOptimizer(const spvtools::Optimizer &Opt,
+                    std::vector<uint32_t> &Words);
+  bool runLowering(const fatomic::LoweringOptions &Options,
+                   std::vector<uint32_t> &Words);
+  void printModule(const char *Title, const std::vector<uint32_t> &Words);
+
+  const Invocation &Inv;
+  const fatomic::TargetModel Target;
+  Diagnostics &Diag;
+  spvtools::ValidatorOptions ValidatorOptions;
+  spvtools::OptimizerOptions OptimizerOptions;
+  /// One per step; null for the lowering steps.
+  std::vector<std::unique_ptr<spvtools::Optimizer>> Optimizers;
+};
+
+Driver::Driver(const Invocation &Inv, fatomic::TargetModel Target,
+               Diagnostics &Diag)
+    : Inv(Inv), Target(std::move(Target)), Diag(Diag) {
+  const ValidatorFlags &V = Inv.Validator;
+  ValidatorOptions.SetRelaxLogicalPointer(V.RelaxLogicalPointer);
+  ValidatorOptions.SetRelaxBlockLayout(V.RelaxBlockLayout);
+  ValidatorOptions.SetRelaxStructStore(V.RelaxStructStore);
+  ValidatorOptions.SetScalarBlockLayout(V.ScalarBlockLayout);
+  ValidatorOptions.SetWorkgroupScalarBlockLayout(V.WorkgroupScalarBlockLayout);
+  ValidatorOptions.SetSkipBlockLayout(V.SkipBlockLayout);
+  ValidatorOptions.SetBeforeHlslLegalization(V.BeforeHlslLegalization);
+  ValidatorOptions.SetUniversalLimit(spv_validator_limit_max_id_bound,
+                                     Inv.MaxIdBound);
+
+  // The input is validated once, up front; the optimizers only validate
+  // between passes when --validate-after-all asks for it.
+  OptimizerOptions.set_run_validator(false);
+  OptimizerOptions.set_validator_options(ValidatorOptions);
+  OptimizerOptions.set_max_id_bound(Inv.MaxIdBound);
+  OptimizerOptions.set_preserve_bindings(Inv.PreserveBindings);
+  OptimizerOptions.set_preserve_spec_constants(Inv.PreserveSpecConstants);
+}
+
+std::unique_ptr<spvtools::Optimizer> Driver::makeOptimizer() {
+  auto Opt = std::make_unique<spvtools::Optimizer>(Inv.TargetEnv);
+  Opt->SetMessageConsumer(Diag.consumer());
+  Opt->SetPrintAll(Inv.PrintAll ? &std::cerr : nullptr);
+  Opt->SetTimeReport(Inv.TimeReport ? &std::cerr : nullptr);
+  Opt->SetValidateAfterAll(Inv.ValidateAfterAll);
+  return Opt;
+}
+
+bool Driver::registerPasses() {
+  for (const Step &S : Inv.Steps) {
+    if (S.Lowering) {
+      Optimizers.emplace_back();
+      continue;
+    }
+    Optimizers.push_back(makeOptimizer());
+    if (!Optimizers.back()->RegisterPassesFromFlags(S.SpirvOptFlags))
+      return false;
+  }
+  return true;
+}
+
+bool Driver::validate(const std::vector<uint32_t> &Words) {
+  spvtools::SpirvTools Tools(Inv.TargetEnv);
+  Tools.SetMessageConsumer(Diag.consumer());
+  return Tools.Validate(Words.data(), Words.size(), ValidatorOptions);
+}
+
+bool Driver::run(std::vector<uint32_t> &Words) {
+  if (!Inv.SkipValidation && !validate(Words))
+    return false;
+  for (size_t I = 0; I < Inv.Steps.size(); ++I) {
+    const Step &S = Inv.Steps[I];
+    if (!(S.Lowering ? runLowering(*S.Lowering, Words)
+                     : runOptimizer(*Optimizers[I], Words)))
+      return false;
+  }
+  // The optimizers print the module after their last pass themselves.
+  if (Inv.PrintAll && !Inv.Steps.empty() && Inv.Steps.back().Lowering)
+    printModule("; IR after last pass", Words);
+  return true;
+}
+
+bool Driver::runOptimizer(const spvtools::Optimizer &Opt,
+                          std::vector<uint32_t> &Words) {
+  const unsigned ErrorsBefore = Diag.errorCount();
+  std::vector<uint32_t> Result;
+  if (!Opt.Run(Words.data(), Words.size(), &Result, OptimizerOptions)) {
+    if (Diag.errorCount() == ErrorsBefore)
+      Diag.error("spirv-opt passes failed");
+    return false;
+  }
+  Words.swap(Result);
+  return true;
+}
+
+bool Driver::runLowering(const fatomic::LoweringOptions &Options,
+                         std::vector<uint32_t> &Words) {
+  if (Inv.PrintAll)
+    printModule("; IR before pass lower-float-atomic-minmax", Words);
+
+  fatomic::TargetModel StepTarget = Target;
+  for (fatomic::Feature F : Options.Native)
+    StepTarget.set(F);
+  fatomic::LowerFloatAtomicMinMaxPass Pass(Options, StepTarget);
+
+  // The first attempt's diagnostics are held back: an untraceable pointer
+  // may go away once functions are inlined.
+  std::vector<Message> Held;
+  Pass.SetMessageConsumer([&Held](spv_message_level_t Level, const char *,
+                                  const spv_position_t &Position,
+                                  const char *Text) {
+    Held.push_back({Level, Position, Text});
+  });
+  const unsigned ErrorsBefore = Diag.errorCount();
+  fatomic::PassStatus Status = Pass.Process(Words);
+
+  if (Status == fatomic::PassStatus::Failure &&
+      Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
+    for (const Message &M : Held)
+      Diag.note(M.Text);
+    Diag.note("inlining all functions into the entry points "
+              "(--inline-entry-points-exhaustive --eliminate-dead-functions) "
+              "and lowering again");
+    std::unique_ptr<spvtools::Optimizer> Inliner = makeOptimizer();
+    Inliner->RegisterPassesFromFlags(
+        {"--inline-entry-points-exhaustive", "--eliminate-dead-functions"});
+    if (!runOptimizer(*Inliner, Words))
+      return false;
+    Pass.SetMessageConsumer(Diag.consumer());
+    Status = Pass.Process(Words);
+  } else {
+    for (const Message &M : Held)
+      Diag.print(M.Level, M.Position, M.Text);
+  }
+
+  if (Status == fatomic::PassStatus::Failure) {
+    if (Diag.errorCount() == ErrorsBefore)
+      Diag.error("lower-float-atomic-minmax failed");
+    return false;
+  }
+  if (Inv.ValidateAfterAll && !validate(Words)) {
+    Diag.error("the module is not valid after lower-float-atomic-minmax");
+    return false;
+  }
+  return true;
+}
+
+void Driver::printModule(const char *Title,
+                         const std::vector<uint32_t> &Words) {
+  spvtools::SpirvTools Tools(Inv.TargetEnv);
+  Tools.SetMessageConsumer(Diag.consumer());
+  std::string Text;
+  if (Tools.Disassemble(Words, &Text))
+    std::cerr << Title << '\n' << Text << '\n';
+}
+
+void printVersion() {
+  std::printf("fatomic-opt (fatomic %s)\n%s\n", FATOMIC_VERSION,
+              spvSoftwareVersionDetailsString());
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Invocation Inv;
+  switch (parseCommandLine(Argc, Argv, Inv)) {
+  case Action::Fail:
+    return 1;
+  case Action::Help:
+    printHelp();
+    return 0;
+  case Action::Version:
+    printVersion();
+    return 0;
+  case Action::Run:
+    break;
+  }
+
+  Diagnostics Diag;
+  fatomic::TargetModel Target;
+  if (Inv.TargetProfile) {
+    std::string Error;
+    std::optional<fatomic::TargetModel> Profile =
+        fatomic::loadProfileFile(*Inv.TargetProfile, Error);
+    if (!Profile) {
+      Diag.error("--target-profile: " + Error);
+      return 1;
+    }
+    Target = std::move(*Profile);
+  }
+
+  Driver D(Inv, std::move(Target), Diag);
+  if (!D.registerPasses())
+    return 1;
+
+  Diag.setFile(displayName(Inv.Input));
+  std::vector<uint32_t> Words;
+  std::string Error;
+  if (!readModule(Inv.Input, Words, Error)) {
+    Diag.error(Error);
+    return 1;
+  }
+  if (!D.run(Words))
+    return 1;
+
+  Diag.setFile("");
+  if (!writeModule(Inv.Output, Words, Error)) {
+    Diag.error(Error);
+    return 1;
+  }
+  return 0;
+}
