@@ -35,10 +35,19 @@ subs = [
     # spirv-val 2023.1 does not catch it).
     ("%check-no-logical-ptr-bitcast",
      python + " " + os.path.join(utils, "check_no_logical_ptr_bitcast.py")),
+    # Lower, validate for the environment, check pointer bitcasts, and print
+    # the disassembly: `%lower-and-check --env vulkan1.2 %s <fatomic-opt args>`.
+    ("%lower-and-check",
+     python + " " + os.path.join(utils, "lower_and_check.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
     ("%python", python),
 ]
 config.substitutions.extend(subs)
+for var, path in [("FATOMIC_OPT", os.path.join(config.fatomic_tools_dir, "fatomic-opt")),
+                  ("SPIRV_AS", config.spirv_as), ("SPIRV_DIS", config.spirv_dis),
+                  ("SPIRV_VAL", config.spirv_val), ("GLSLANG", config.glslang),
+                  ("CLANG", config.clang)]:
+    config.environment[var] = path
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 

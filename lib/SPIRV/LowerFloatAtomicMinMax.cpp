@@ -730,6 +730,10 @@ void Lowering::mutate() {
       const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {}, 0);
       M.setOperand(VarDef, 1, Null);
     }
+    // The variable moves after its new types.
+    auto &Globals = M.section(Section::Global);
+    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
+    Globals.push_back(VarDef);
     std::vector<uint32_t> Work{Root};
     while (!Work.empty()) {
       const uint32_t P = Work.back();
