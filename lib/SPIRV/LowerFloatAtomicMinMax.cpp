@@ -952,8 +952,12 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
   const uint32_t UT = M.typeInt(W, false), BT = M.typeBool();
   const uint32_t U32 = M.typeInt(32, false);
   auto C = [&](uint64_t V) { return M.constantInt(UT, V); };
-  const uint32_t CZero = C(0), CSign = C(signBit(W)), CAbs = C(widthMask(W) >> 1),
-                 CExp = C(exponentMask(W));
+  // Created on first use, so that a policy without NaN tests adds no NaN
+  // constants.
+  auto CZero = [&] { return C(0); };
+  auto CSign = [&] { return C(signBit(W)); };
+  auto CAbs = [&] { return C(widthMask(W) >> 1); };
+  auto CExp = [&] { return C(exponentMask(W)); };
 
   auto op = [&](Op O, uint32_t T, std::initializer_list<uint32_t> Ops, uint64_t Mask = ~uint64_t{0}) {
     const uint32_t Id = M.newId();
@@ -1009,18 +1013,18 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
   // ---- operand bits ----
   uint32_t VB = op(Op::OpBitcast, UT, {Value}, 0b1);
   if (FlushWidths.count(W)) {
-    const uint32_t Mag = op(Op::OpBitwiseAnd, UT, {VB, CAbs});
+    const uint32_t Mag = op(Op::OpBitwiseAnd, UT, {VB, CAbs()});
     const uint32_t M1 = op(Op::OpISub, UT, {Mag, C(1)});
     const uint32_t IsSub = op(Op::OpULessThan, BT, {M1, C(widthMask(mantissaBits(W)))});
-    const uint32_t Sgn = op(Op::OpBitwiseAnd, UT, {VB, CSign});
+    const uint32_t Sgn = op(Op::OpBitwiseAnd, UT, {VB, CSign()});
     VB = op(Op::OpSelect, UT, {IsSub, Sgn, VB});
   }
   auto IsNaN = [&](uint32_t X) {
-    return op(Op::OpUGreaterThan, BT, {op(Op::OpBitwiseAnd, UT, {X, CAbs}), CExp});
+    return op(Op::OpUGreaterThan, BT, {op(Op::OpBitwiseAnd, UT, {X, CAbs()}), CExp()});
   };
   auto Ordered = [&](uint32_t X) { // U(x) = x ^ ((x >>s (W-1)) | sign)
     const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {X, C(W - 1)});
-    return op(Op::OpBitwiseXor, UT, {X, op(Op::OpBitwiseOr, UT, {Sh, CSign})});
+    return op(Op::OpBitwiseXor, UT, {X, op(Op::OpBitwiseOr, UT, {Sh, CSign()})});
   };
   auto Wins = [&](uint32_t Cur, uint32_t V) {
     return op(S.Op == FloatOp::Min ? Op::OpULessThan : Op::OpUGreaterThan, BT,
@@ -1085,7 +1089,7 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
 
   // One sign-dispatched integer atomic; returns its result.
   auto Dispatch = [&](uint32_t Operand) {
-    const uint32_t Neg = op(Op::OpINotEqual, BT, {op(Op::OpBitwiseAnd, UT, {Operand, CSign}), CZero});
+    const uint32_t Neg = op(Op::OpINotEqual, BT, {op(Op::OpBitwiseAnd, UT, {Operand, CSign()}), CZero()});
     const uint32_t PosL = M.newId(), NegL = M.newId(), Join = M.newId();
     stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
     stmt(Op::OpBranchConditional, {Neg, NegL, PosL}, 0b111);

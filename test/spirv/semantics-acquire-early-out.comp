@@ -1,0 +1,15 @@
+// Acquire semantics allow the early-out: the atomic load uses the same scope
+// and semantics ids as the original atomic.
+// RUN: %lower-and-check --env vulkan1.3 %s --lower-float-atomic-minmax | FileCheck %s
+#version 450
+#extension GL_EXT_shader_atomic_float2 : require
+#extension GL_KHR_memory_scope_semantics : require
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer Dst { float mx; } dst;
+void main() {
+  atomicMax(dst.mx, float(gl_GlobalInvocationID.x), gl_ScopeWorkgroup,
+            gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+}
+// CHECK: OpAtomicLoad %uint %[[P:[0-9]+]] %int_2 %uint_66
+// CHECK: OpAtomicSMax %uint %[[P]] %int_2 %uint_66
+// CHECK: OpAtomicUMin %uint %[[P]] %int_2 %uint_66
