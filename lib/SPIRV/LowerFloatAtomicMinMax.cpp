@@ -417,7 +417,7 @@ uint32_t Lowering::cloneAggregate(
   case Op::OpTypeFloat:
     return M.typeInt(M.operand(D, 0), /*Signed=*/false);
   case Op::OpTypeVector:
-    return M.addType(Op::OpTypeVector, {Elem(M.operand(D, 0)), M.operand(D, 1)}, 0b1);
+    return M.typeVector(Elem(M.operand(D, 0)), M.operand(D, 1));
   case Op::OpTypeArray:
     New = M.addType(Op::OpTypeArray, {Elem(M.operand(D, 0)), M.operand(D, 1)}, 0b11);
     break;

@@ -400,6 +400,7 @@ void Module::buildTypeConstIndex() {
     switch (I.Opcode) {
     case Op::OpTypeBool:
     case Op::OpTypeInt:
+    case Op::OpTypeVector:
     case Op::OpTypePointer:
     case Op::OpConstant:
     case Op::OpConstantTrue:
@@ -441,6 +442,10 @@ uint32_t Module::typeBool() { return findOrAdd(Op::OpTypeBool, 0, {}, 0); }
 
 uint32_t Module::typeInt(uint32_t Width, bool Signed) {
   return findOrAdd(Op::OpTypeInt, 0, {Width, Signed ? 1u : 0u}, 0);
+}
+
+uint32_t Module::typeVector(uint32_t Component, uint32_t Count) {
+  return findOrAdd(Op::OpTypeVector, 0, {Component, Count}, 0b1);
 }
 
 uint32_t Module::typePointer(spv::StorageClass SC, uint32_t Pointee) {

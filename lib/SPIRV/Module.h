@@ -143,6 +143,7 @@ public:
   // ---- types and constants (de-duplicated) ---------------------------------
   uint32_t typeBool();
   uint32_t typeInt(uint32_t Width, bool Signed);
+  uint32_t typeVector(uint32_t Component, uint32_t Count);
   uint32_t typePointer(spv::StorageClass SC, uint32_t Pointee);
   uint32_t constantInt(uint32_t IntType, uint64_t Value);
   /// A new, never de-duplicated type (structs and arrays that carry their own
