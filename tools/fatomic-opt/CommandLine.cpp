@@ -4,6 +4,8 @@
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -30,6 +32,21 @@ std::optional<std::string> valueOf(std::string_view Arg,
   if (Arg.substr(0, Prefix.size()) != Prefix)
     return std::nullopt;
   return std::string(Arg.substr(Prefix.size()));
+}
+
+/// Decimal as in spirv-opt, or hexadecimal with 0x.
+std::optional<uint32_t> parseUInt32(const std::string &Text) {
+  if (Text.empty() || !std::isdigit(static_cast<unsigned char>(Text[0])))
+    return std::nullopt;
+  const bool Hex = Text.size() > 2 && Text[0] == '0' &&
+                   (Text[1] == 'x' || Text[1] == 'X');
+  char *End = nullptr;
+  errno = 0;
+  const unsigned long long Value =
+      std::strtoull(Text.c_str(), &End, Hex ? 16 : 10);
+  if (*End != '\0' || errno == ERANGE || Value > UINT32_MAX)
+    return std::nullopt;
+  return uint32_t(Value);
 }
 
 bool fail(const std::string &Message) {
@@ -124,13 +141,12 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
     return true;
   }
   if (auto Bound = valueOf(Arg, "--max-id-bound=")) {
-    char *End = nullptr;
-    const unsigned long long Value = std::strtoull(Bound->c_str(), &End, 0);
-    if (Bound->empty() || *End != '\0' || Value > UINT32_MAX)
+    const std::optional<uint32_t> Value = parseUInt32(*Bound);
+    if (!Value)
       return fail("invalid value passed to --max-id-bound: '" + *Bound + "'");
-    if (Value < 0x3FFFFF)
+    if (*Value < 0x3FFFFF)
       return fail("the max id bound must be at least 0x3FFFFF");
-    Inv.MaxIdBound = uint32_t(Value);
+    Inv.MaxIdBound = *Value;
     return true;
   }
   if (Arg == "--skip-validation")
