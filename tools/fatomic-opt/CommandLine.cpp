@@ -4,6 +4,8 @@
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -30,6 +32,21 @@ std::optional<std::string> valueOf(std::string_view Arg,
   if (Arg.substr(0, Prefix.size()) != Prefix)
     return std::nullopt;
   return std::string(Arg.substr(Prefix.size()));
+}
+
+/// Decimal as in spirv-opt, or hexadecimal with 0x.
+std::optional<uint32_t> parseUInt32(const std::string &Text) {
+  if (Text.empty() || !std::isdigit(static_cast<unsigned char>(Text[0])))
+    return std::nullopt;
+  const bool Hex = Text.size() > 2 && Text[0] == '0' &&
+                   (Text[1] == 'x' || Text[1] == 'X');
+  char *End = nullptr;
+  errno = 0;
+  const unsigned long long Value =
+      std::strtoull(Text.c_str(), &End, Hex ? 16 : 10);
+  if (*End != '\0' || errno == ERANGE || Value > UINT32_MAX)
+    return std::nullopt;
+  return uint32_t(Value);
 }
 
 bool fail(const std::string &Message) {
@@ -80,7 +97,7 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
     return true;
   }
   if (Arg == "-o") {
-    if (I + 1 == Args.size())
+    if (I + 1 == Args.size() || Args[I + 1].empty())
       return fail("-o needs an output file name");
     if (HaveOutput)
       return fail("more than one output file specified");
@@ -124,13 +141,12 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
     return true;
   }
   if (auto Bound = valueOf(Arg, "--max-id-bound=")) {
-    char *End = nullptr;
-    const unsigned long long Value = std::strtoull(Bound->c_str(), &End, 0);
-    if (Bound->empty() || *End != '\0' || Value > UINT32_MAX)
+    const std::optional<uint32_t> Value = parseUInt32(*Bound);
+    if (!Value)
       return fail("invalid value passed to --max-id-bound: '" + *Bound + "'");
-    if (Value < 0x3FFFFF)
+    if (*Value < 0x3FFFFF)
       return fail("the max id bound must be at least 0x3FFFFF");
-    Inv.MaxIdBound = uint32_t(Value);
+    Inv.MaxIdBound = *Value;
     return true;
   }
   if (Arg == "--skip-validation")
@@ -239,7 +255,7 @@ Action parseCommandLine(int Argc, const char *const *Argv, Invocation &Inv) {
 }
 
 void printHelp() {
-  std::fputs(R"(fatomic-opt - Optimize a SPIR-V binary and lower float atomic min/max to integer atomics.
+  std::fputs(R"(fatomic-opt - Optimize a SPIR-V binary, lowering float atomic min/max.
 
 USAGE: fatomic-opt [options] [<input>] -o <output>
 
@@ -259,9 +275,10 @@ fatomic options:
   --lower-float-atomic-minmax[=<options>]
                Rewrite OpAtomicFMinEXT and OpAtomicFMaxEXT (f32, f64) that the
                target does not run natively into integer atomics on the same
-               memory (SPV_EXT_shader_atomic_float_min_max is then no longer
-               needed).  Runs at its place in the pass sequence; may be given
-               more than once.  <options> is a list of key=value items
+               memory.  The float atomic capabilities, and then
+               SPV_EXT_shader_atomic_float_min_max, are removed once no atomic
+               needs them.  Runs at its place in the pass sequence; may be
+               given more than once.  <options> is a list of key=value items
                separated by ',' or ';', all optional:
 
                nan=number|propagate|fast
@@ -311,7 +328,7 @@ fatomic options:
                Examples:
                  --lower-float-atomic-minmax
                  --lower-float-atomic-minmax=nan=propagate,strategy=cas
-                 --lower-float-atomic-minmax=native=shaderSharedFloat32AtomicMinMax
+                 --lower-float-atomic-minmax=nan=fast,early-out=off
 
   --target-profile=<file>
                Read the features the target runs natively from a Vulkan
@@ -334,8 +351,8 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   --skip-block-layout, --before-hlsl-legalization
                Passed on to the validator (see spirv-val --help).
   --max-id-bound=<n>
-               Largest id bound a module may reach (at least and by default
-               0x3FFFFF).
+               Largest id bound a module may reach, in decimal or as 0x...
+               hexadecimal (at least and by default 0x3FFFFF).
   --preserve-bindings, --preserve-spec-constants
                Keep unused bindings or specialization constants.
   --print-all  Print the module as assembly to standard error before each

@@ -18,6 +18,9 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #ifndef FATOMIC_VERSION
 #define FATOMIC_VERSION "unknown"
@@ -62,16 +65,14 @@ public:
              const std::string &Text) {
     if (Level <= SPV_MSG_ERROR)
       ++Errors;
-    std::string Where = File.empty() ? "" : File + ": ";
+    std::string Line = std::string(levelName(Level)) + ": " + where();
     if (Position.index)
-      Where += "line " + std::to_string(Position.index) + ": ";
-    std::fprintf(stderr, "%s: %s%s\n", levelName(Level), Where.c_str(),
-                 Text.c_str());
+      Line += "line " + std::to_string(Position.index) + ": ";
+    std::fprintf(stderr, "%s%s\n", Line.c_str(), Text.c_str());
   }
   void error(const std::string &Text) { print(SPV_MSG_ERROR, {}, Text); }
   void note(const std::string &Text) {
-    std::fprintf(stderr, "note: %s%s\n", File.empty() ? "" : (File + ": ").c_str(),
-                 Text.c_str());
+    std::fprintf(stderr, "note: %s%s\n", where().c_str(), Text.c_str());
   }
 
   spvtools::MessageConsumer consumer() {
@@ -84,6 +85,8 @@ public:
   unsigned errorCount() const { return Errors; }
 
 private:
+  std::string where() const { return File.empty() ? "" : File + ": "; }
+
   std::string File;
   unsigned Errors = 0;
 };
