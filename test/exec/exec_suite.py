@@ -551,7 +551,7 @@ def run_case(env, c):
     with open(os.path.join(d, "job.json"), "w") as f:
         json.dump(job, f, indent=1)
 
-    cmd = [env.vkrun, "-q", os.path.join(d, "job.json")]
+    cmd = [env.vkrun, "-q", "--timeout", "120", os.path.join(d, "job.json")]
     native = c.impl == "native"
     if not native:
         cmd.insert(1, "--no-float-atomics")

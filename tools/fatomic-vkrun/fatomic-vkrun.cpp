@@ -563,6 +563,7 @@ struct Options {
   bool Quiet = false;
   std::optional<uint32_t> DeviceIndex;
   uint32_t Repeat = 1;
+  uint32_t TimeoutS = 600;
   fs::path JobPath;
   std::optional<fs::path> ShaderOverride;
   std::optional<fs::path> OutDir;
@@ -1211,9 +1212,17 @@ int runJob(Context &C, const Options &O) {
     SI.commandBufferCount = 1;
     SI.pCommandBuffers = &Cmd;
     VK_CHECK(vkQueueSubmit(C.Queue, 1, &SI, Fence));
-    VkResult W = vkWaitForFences(Dev, 1, &Fence, VK_TRUE, 600ull * 1000000000ull);
-    if (W == VK_TIMEOUT)
-      fail(ExitVulkan, "the dispatch did not finish within 600 s");
+    VkResult W = vkWaitForFences(Dev, 1, &Fence, VK_TRUE,
+                                 O.TimeoutS * 1000000000ull);
+    if (W == VK_TIMEOUT) {
+      // The device is still busy: tearing it down could block as well.
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "fatomic-vkrun: error: run %u: the dispatch did not finish "
+                   "within %u s\n",
+                   Run, O.TimeoutS);
+      std::_Exit(ExitVulkan);
+    }
     check(W, "vkWaitForFences");
     VK_CHECK(vkResetFences(Dev, 1, &Fence));
     if (Queries) {
@@ -1335,6 +1344,8 @@ const char *Usage =
     "  --check-identical    with --repeat: exit 4 unless every run's outputs are\n"
     "                       bit-identical to the first run's (outputs marked\n"
     "                       \"check_identical\": false are left out)\n"
+    "  --timeout S          give up (exit 2) when one run takes longer than S\n"
+    "                       seconds (default 600)\n"
     "  -q, --quiet          do not print the device line\n"
     "\n"
     "job file (JSON):\n"
@@ -1396,6 +1407,10 @@ Options parseArgs(int Argc, char **Argv) {
       O.Repeat = parseCount(Value(), "--repeat");
       if (O.Repeat == 0)
         fail(ExitUsage, "--repeat must be at least 1");
+    } else if (A == "--timeout") {
+      O.TimeoutS = parseCount(Value(), "--timeout");
+      if (O.TimeoutS == 0)
+        fail(ExitUsage, "--timeout must be at least 1");
     } else if (A == "--shader") {
       O.ShaderOverride = fs::path(Value());
     } else if (A == "--out-dir") {
