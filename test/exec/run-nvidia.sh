@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Runs the execution suite (test/exec/exec_suite.py, all modes) on whatever
+# Vulkan device the loader finds: the NVIDIA GPU on the GPU machine.  It never
+# selects lavapipe itself; VK_ICD_FILENAMES / VK_DRIVER_FILES are used as the
+# caller set them.
+#
+#   test/exec/run-nvidia.sh bundle
+#       On a build machine: builds (build/, or $FATOMIC_BUILD_DIR) and copies
+#       what the run needs into build/exec-bundle: fatomic-vkrun,
+#       fatomic-exec-oracle, fatomic-opt if it is built, glslangValidator,
+#       spirv-val, spirv-dis, and fallback copies of libstdc++/libgcc_s.  Also
+#       downloads the Vulkan loader package into .gl/ when it is not there.
+#
+#   test/exec/run-nvidia.sh [run] [--log FILE] [--jobs N] [-- EXEC_SUITE_ARGS]
+#       On the GPU machine (or anywhere): uses build/exec-bundle if present,
+#       else build/bin, else configures and builds; installs the Vulkan loader
+#       from .gl/*.deb when none is installed; points the loader at the NVIDIA
+#       ICD when it finds no device by itself; then runs the suite.  The log
+#       (device, features, every case's result) goes to FILE (default
+#       $OUT/exec-nvidia.log when $OUT is set, else build/exec-nvidia.log);
+#       FILE's name with -detail added holds every command and its output.
+#       Exit status: the suite's (0 all passed, 1 failures, 77 skipped).
+#
+# With the project's device tool, for example:
+#   here:   test/exec/run-nvidia.sh bundle
+#   there:  carry ["build/exec-bundle", ".gl"],
+#           command "test/exec/run-nvidia.sh run --log $OUT/exec-nvidia.log"
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
+BUNDLE=$BUILD/exec-bundle
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "run-nvidia.sh: error: $*"; exit 1; }
+
+build_tree() {
+  command -v cmake >/dev/null || die "cmake not found: cannot build; run '$0 bundle' on a build machine first"
+  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DFATOMIC_ENABLE_LLVM=OFF
+  fi
+  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}"
+}
+
+do_bundle() {
+  build_tree
+  rm -rf "$BUNDLE"
+  mkdir -p "$BUNDLE/bin" "$BUNDLE/lib-fallback"
+  local t
+  for t in fatomic-vkrun fatomic-exec-oracle fatomic-opt; do
+    if [ -x "$BUILD/bin/$t" ]; then
+      cp "$BUILD/bin/$t" "$BUNDLE/bin/"
+    elif [ "$t" != fatomic-opt ]; then
+      die "$BUILD/bin/$t was not built"
+    fi
+  done
+  [ -x "$BUNDLE/bin/fatomic-opt" ] || say "note: fatomic-opt is not built; the bundle runs the native suite only"
+  for t in glslangValidator spirv-val spirv-dis; do
+    cp "$(command -v $t)" "$BUNDLE/bin/" || die "$t not found"
+  done
+  # Fallback C++ runtime, used only if the machine's is too old.
+  local lib
+  for lib in libstdc++.so.6 libgcc_s.so.1; do
+    local p
+    p=$(ldd "$BUILD/bin/fatomic-vkrun" | awk -v l="$lib" '$1 == l { print $3 }')
+    [ -n "$p" ] && cp -L "$p" "$BUNDLE/lib-fallback/"
+  done
+  if ! ls "$ROOT"/.gl/libvulkan1_*.deb >/dev/null 2>&1; then
+    say "downloading the Vulkan loader package into .gl/"
+    mkdir -p "$ROOT/.gl" /tmp/amd64/partial
+    local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
+    if apt-get "${o[@]}" update >/dev/null && (cd "$ROOT/.gl" && apt-get "${o[@]}" download libvulkan1); then
+      :
+    else
+      say "warning: could not download libvulkan1; the GPU machine must have a Vulkan loader"
+    fi
+  fi
+  du -sh "$BUNDLE" "$ROOT/.gl" 2>/dev/null >&2 || true
+  say "bundle ready: $BUNDLE"
+  say "on the GPU machine: carry build/exec-bundle and .gl; run: test/exec/run-nvidia.sh run --log \$OUT/exec-nvidia.log"
+}
+
+do_run() {
+  local log="" jobs="" extra=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --log) log=$2; shift 2 ;;
+      --jobs) jobs=$2; shift 2 ;;
+      --) shift; extra=("$@"); break ;;
+      *) die "unknown argument '$1'" ;;
+    esac
+  done
+  if [ -z "$log" ]; then
+    if [ -n "${OUT:-}" ]; then log=$OUT/exec-nvidia.log; else log=$BUILD/exec-nvidia.log; fi
+  fi
+  mkdir -p "$(dirname "$log")"
+  local detail=${log%.log}-detail.log
+  [ "$detail" = "$log" ] && detail=$log.detail
+
+  local bin
+  if [ -x "$BUNDLE/bin/fatomic-vkrun" ]; then
+    bin=$BUNDLE
+  elif [ -x "$BUILD/bin/fatomic-vkrun" ] && [ -x "$BUILD/bin/fatomic-exec-oracle" ]; then
+    bin=$BUILD
+  else
+    build_tree
+    bin=$BUILD
+  fi
+  # Tools carried in the bundle come first; the machine's own otherwise.
+  [ -d "$bin/bin" ] && export PATH="$bin/bin:$PATH"
+  if [ -d "$BUNDLE/lib-fallback" ] && ! "$bin/bin/fatomic-exec-oracle" >/dev/null 2>&1 &&
+     "$bin/bin/fatomic-exec-oracle" 2>&1 | grep -q -e GLIBCXX -e 'not found'; then
+    say "using the bundled C++ runtime"
+    export LD_LIBRARY_PATH="$BUNDLE/lib-fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+
+  # A Vulkan loader.
+  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+    if ls "$ROOT"/.gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      say "installing the carried Vulkan loader from .gl/"
+      for f in "$ROOT"/.gl/*.deb; do dpkg -x "$f" /; done
+      ldconfig
+    else
+      say "warning: no libvulkan.so.1 found and no .gl/*.deb to install (or not root)"
+    fi
+  fi
+  # A device: if the loader finds none by itself, try the NVIDIA ICD.
+  if ! "$bin/bin/fatomic-vkrun" --list-devices 2>/dev/null | grep -q '^0: '; then
+    local icd
+    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+               /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
+      if [ -f "$icd" ]; then
+        say "no device found by default; using $icd"
+        export VK_DRIVER_FILES=$icd
+        break
+      fi
+    done
+  fi
+
+  local py=${PYTHON:-}
+  if [ -z "$py" ]; then
+    if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3; else py=$(command -v python3); fi
+  fi
+  [ -n "$jobs" ] || jobs=$(( $(nproc) / 2 )); [ "$jobs" -ge 1 ] || jobs=1; [ "$jobs" -le 8 ] || jobs=8
+
+  {
+    echo "== fatomic execution suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+    echo "== tools: $bin (fatomic-opt: $([ -x "$bin/bin/fatomic-opt" ] && echo yes || echo no))"
+    echo "== VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+    command -v nvidia-smi >/dev/null && nvidia-smi -L || true
+    "$bin/bin/fatomic-vkrun" --list-devices || true
+    "$bin/bin/fatomic-vkrun" --features || true
+  } 2>&1 | tee "$log"
+
+  set +e
+  PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/exec_suite.py" --build-dir "$bin" --mode all \
+    --jobs "$jobs" --log "$detail" "${extra[@]}" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
+  return "$rc"
+}
+
+case "${1:-run}" in
+  bundle) shift; do_bundle "$@" ;;
+  run) [ $# -gt 0 ] && shift; do_run "$@" ;;
+  -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) do_run "$@" ;;
+esac

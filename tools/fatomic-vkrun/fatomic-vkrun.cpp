@@ -1,0 +1,1468 @@
+//===- fatomic-vkrun.cpp - Run one SPIR-V compute shader on a Vulkan device ===//
+//
+//   fatomic-vkrun --features [--no-float-atomics] [--device N]
+//   fatomic-vkrun --list-devices
+//   fatomic-vkrun [options] JOB.json
+//
+// The job file names a SPIR-V module, the storage buffers of descriptor set 0
+// (single buffers and descriptor arrays, plus buffers reached only through a
+// device address), how to fill them, the workgroup counts, and where to write
+// buffers back.  Every run re-initialises the buffers, dispatches once
+// between two GPU timestamps and reads the outputs back.
+//
+// The device is created with exactly the features the module needs (read off
+// its capabilities and atomics), plus every supported float-atomic feature of
+// VK_EXT_shader_atomic_float{,2} unless --no-float-atomics leaves those
+// extensions out.  A module that needs a feature the device does not give is
+// refused (exit 3) unless --force.
+//
+// Exit status: 0 ok; 1 usage, job or file error; 2 no usable device or a
+// Vulkan call failed; 3 the module needs a feature the device lacks (or that
+// --no-float-atomics leaves disabled); 4 --check-identical found runs whose
+// outputs differ.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpirvInfo.h"
+
+#include <nlohmann/json.hpp>
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#define SPV_ENABLE_UTILITY_CODE
+#include <spirv/unified1/spirv.hpp11>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+enum ExitCode {
+  ExitOk = 0,
+  ExitUsage = 1,
+  ExitVulkan = 2,
+  ExitUnsupported = 3,
+  ExitNotIdentical = 4
+};
+
+struct Failure : std::runtime_error {
+  int Code;
+  Failure(int Code, const std::string &Msg)
+      : std::runtime_error(Msg), Code(Code) {}
+};
+
+[[noreturn]] void fail(int Code, const std::string &Msg) {
+  throw Failure(Code, Msg);
+}
+
+const char *vkResultName(VkResult R) {
+  switch (R) {
+#define CASE(X)                                                                \
+  case X:                                                                      \
+    return #X;
+    CASE(VK_SUCCESS)
+    CASE(VK_NOT_READY)
+    CASE(VK_TIMEOUT)
+    CASE(VK_EVENT_SET)
+    CASE(VK_EVENT_RESET)
+    CASE(VK_INCOMPLETE)
+    CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+    CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    CASE(VK_ERROR_INITIALIZATION_FAILED)
+    CASE(VK_ERROR_DEVICE_LOST)
+    CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    CASE(VK_ERROR_LAYER_NOT_PRESENT)
+    CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+    CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    CASE(VK_ERROR_TOO_MANY_OBJECTS)
+    CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    CASE(VK_ERROR_FRAGMENTED_POOL)
+    CASE(VK_ERROR_UNKNOWN)
+    CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+    CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    CASE(VK_ERROR_FRAGMENTATION)
+    CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    CASE(VK_ERROR_INVALID_SHADER_NV)
+#undef CASE
+  default:
+    return "VkResult(unknown)";
+  }
+}
+
+void check(VkResult R, const char *What) {
+  if (R != VK_SUCCESS)
+    fail(ExitVulkan, std::string(What) + " failed: " + vkResultName(R) + " (" +
+                         std::to_string(static_cast<int>(R)) + ")");
+}
+#define VK_CHECK(Call) check((Call), #Call)
+
+//===----------------------------------------------------------------------===//
+// Files
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> readFile(const fs::path &P, const char *What) {
+  std::ifstream In(P, std::ios::binary);
+  if (!In)
+    fail(ExitUsage, std::string("cannot open ") + What + " '" + P.string() +
+                        "'");
+  std::vector<uint8_t> Data((std::istreambuf_iterator<char>(In)),
+                            std::istreambuf_iterator<char>());
+  if (In.bad())
+    fail(ExitUsage, std::string("cannot read ") + What + " '" + P.string() +
+                        "'");
+  return Data;
+}
+
+void writeFile(const fs::path &P, const uint8_t *Data, size_t Size) {
+  std::ofstream Out(P, std::ios::binary | std::ios::trunc);
+  if (!Out)
+    fail(ExitUsage, "cannot create output file '" + P.string() + "'");
+  Out.write(reinterpret_cast<const char *>(Data),
+            static_cast<std::streamsize>(Size));
+  if (!Out)
+    fail(ExitUsage, "cannot write output file '" + P.string() + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// Device features: what the device supports, and what we enable
+//===----------------------------------------------------------------------===//
+
+struct FeatureChain {
+  VkPhysicalDeviceFeatures2 Base{};
+  VkPhysicalDeviceVulkan11Features V11{};
+  VkPhysicalDeviceVulkan12Features V12{};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT F1{};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT F2{};
+
+  /// Links the chain; the float-atomic structs only where \p WithF1/F2.
+  void link(bool WithF1, bool WithF2) {
+    Base.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    V11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    V12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    F1.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+    F2.sType =
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
+    Base.pNext = &V11;
+    V11.pNext = &V12;
+    void **Tail = &V12.pNext;
+    *Tail = nullptr;
+    if (WithF1) {
+      *Tail = &F1;
+      Tail = &F1.pNext;
+      *Tail = nullptr;
+    }
+    if (WithF2) {
+      *Tail = &F2;
+      Tail = &F2.pNext;
+      *Tail = nullptr;
+    }
+  }
+};
+
+enum class Group { Float1, Float2, Int64, Other };
+
+struct FeatureDesc {
+  const char *Name;
+  Group G;
+  std::function<VkBool32 &(FeatureChain &)> Field;
+};
+
+#define FEAT(Group, Member, Name)                                              \
+  FeatureDesc{#Name, Group, [](FeatureChain &C) -> VkBool32 & {               \
+                return C.Member.Name;                                          \
+              }}
+
+const std::vector<FeatureDesc> &featureTable() {
+  static const std::vector<FeatureDesc> Table = {
+      FEAT(Group::Float1, F1, shaderBufferFloat32Atomics),
+      FEAT(Group::Float1, F1, shaderBufferFloat32AtomicAdd),
+      FEAT(Group::Float1, F1, shaderBufferFloat64Atomics),
+      FEAT(Group::Float1, F1, shaderBufferFloat64AtomicAdd),
+      FEAT(Group::Float1, F1, shaderSharedFloat32Atomics),
+      FEAT(Group::Float1, F1, shaderSharedFloat32AtomicAdd),
+      FEAT(Group::Float1, F1, shaderSharedFloat64Atomics),
+      FEAT(Group::Float1, F1, shaderSharedFloat64AtomicAdd),
+      FEAT(Group::Float1, F1, shaderImageFloat32Atomics),
+      FEAT(Group::Float1, F1, shaderImageFloat32AtomicAdd),
+      FEAT(Group::Float1, F1, sparseImageFloat32Atomics),
+      FEAT(Group::Float1, F1, sparseImageFloat32AtomicAdd),
+      FEAT(Group::Float2, F2, shaderBufferFloat16Atomics),
+      FEAT(Group::Float2, F2, shaderBufferFloat16AtomicAdd),
+      FEAT(Group::Float2, F2, shaderBufferFloat16AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderBufferFloat32AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderBufferFloat64AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderSharedFloat16Atomics),
+      FEAT(Group::Float2, F2, shaderSharedFloat16AtomicAdd),
+      FEAT(Group::Float2, F2, shaderSharedFloat16AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderSharedFloat32AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderSharedFloat64AtomicMinMax),
+      FEAT(Group::Float2, F2, shaderImageFloat32AtomicMinMax),
+      FEAT(Group::Float2, F2, sparseImageFloat32AtomicMinMax),
+      FEAT(Group::Int64, Base.features, shaderInt64),
+      FEAT(Group::Int64, V12, shaderBufferInt64Atomics),
+      FEAT(Group::Int64, V12, shaderSharedInt64Atomics),
+      FEAT(Group::Other, Base.features, shaderFloat64),
+      FEAT(Group::Other, Base.features, shaderInt16),
+      FEAT(Group::Other, V12, shaderFloat16),
+      FEAT(Group::Other, V12, shaderInt8),
+      FEAT(Group::Other, V11, storageBuffer16BitAccess),
+      FEAT(Group::Other, V11, uniformAndStorageBuffer16BitAccess),
+      FEAT(Group::Other, V12, storageBuffer8BitAccess),
+      FEAT(Group::Other, V12, uniformAndStorageBuffer8BitAccess),
+      FEAT(Group::Other, V12, bufferDeviceAddress),
+      FEAT(Group::Other, V12, vulkanMemoryModel),
+      FEAT(Group::Other, V12, vulkanMemoryModelDeviceScope),
+  };
+  return Table;
+}
+#undef FEAT
+
+const FeatureDesc *findFeature(const std::string &Name) {
+  for (const FeatureDesc &D : featureTable())
+    if (Name == D.Name)
+      return &D;
+  return nullptr;
+}
+
+/// One feature the module needs, and why.
+struct Need {
+  std::string Feature;
+  std::string Why;
+};
+
+std::vector<Need> featuresNeeded(const vkrun::SpirvInfo &Info) {
+  std::vector<Need> Needs;
+  auto Add = [&](const std::string &F, const std::string &Why) {
+    for (const Need &N : Needs)
+      if (N.Feature == F)
+        return;
+    Needs.push_back({F, Why});
+  };
+  using C = spv::Capability;
+  const std::pair<C, const char *> CapMap[] = {
+      {C::Float64, "shaderFloat64"},
+      {C::Int64, "shaderInt64"},
+      {C::Int16, "shaderInt16"},
+      {C::Float16, "shaderFloat16"},
+      {C::Int8, "shaderInt8"},
+      {C::StorageBuffer16BitAccess, "storageBuffer16BitAccess"},
+      {C::UniformAndStorageBuffer16BitAccess,
+       "uniformAndStorageBuffer16BitAccess"},
+      {C::StorageBuffer8BitAccess, "storageBuffer8BitAccess"},
+      {C::UniformAndStorageBuffer8BitAccess,
+       "uniformAndStorageBuffer8BitAccess"},
+      {C::PhysicalStorageBufferAddresses, "bufferDeviceAddress"},
+      {C::VulkanMemoryModel, "vulkanMemoryModel"},
+      {C::VulkanMemoryModelDeviceScope, "vulkanMemoryModelDeviceScope"},
+  };
+  for (const auto &[Cap, F] : CapMap)
+    if (Info.Capabilities.count(static_cast<uint32_t>(Cap)))
+      Add(F, "capability");
+
+  for (const vkrun::AtomicUse &U : Info.Atomics) {
+    const std::string Where = U.Memory == vkrun::AtomicMemory::Buffer ? "Buffer"
+                              : U.Memory == vkrun::AtomicMemory::Shared
+                                  ? "Shared"
+                              : U.Memory == vkrun::AtomicMemory::Image
+                                  ? "Image"
+                                  : "";
+    const std::string Why = std::string(vkrun::toString(U.Kind)) + " atomic, " +
+                            std::to_string(U.Width) + "-bit, on " +
+                            vkrun::toString(U.Memory) + " memory";
+    if (Where.empty())
+      continue; // Function/Private/...: no device feature
+    std::string F;
+    switch (U.Kind) {
+    case vkrun::AtomicKind::IntAny:
+      if (U.Width == 64)
+        F = "shader" + Where + "Int64Atomics";
+      break;
+    case vkrun::AtomicKind::FloatLSX:
+      F = "shader" + Where + "Float" + std::to_string(U.Width) + "Atomics";
+      break;
+    case vkrun::AtomicKind::FloatAdd:
+      F = "shader" + Where + "Float" + std::to_string(U.Width) + "AtomicAdd";
+      break;
+    case vkrun::AtomicKind::FloatMinMax:
+      F = "shader" + Where + "Float" + std::to_string(U.Width) +
+          "AtomicMinMax";
+      break;
+    case vkrun::AtomicKind::FloatOther:
+      F = "<no Vulkan feature allows this float atomic>";
+      break;
+    }
+    if (!F.empty())
+      Add(F, Why);
+  }
+  return Needs;
+}
+
+//===----------------------------------------------------------------------===//
+// Job description
+//===----------------------------------------------------------------------===//
+
+struct AddressPatch {
+  uint64_t Offset = 0;
+  std::string Buffer;
+  size_t Element = 0;
+  uint64_t Add = 0;
+};
+
+struct Element {
+  std::vector<uint8_t> Init; ///< exactly Size bytes
+  std::string Output;        ///< empty: not written back
+  bool CompareRuns = true;   ///< part of what --check-identical compares
+  std::vector<AddressPatch> Patches;
+};
+
+struct BufferSpec {
+  std::string Name;
+  std::optional<uint32_t> Binding;
+  bool IsArray = false;
+  std::vector<Element> Elements;
+};
+
+struct Job {
+  fs::path Shader;
+  std::string Entry;
+  uint32_t Groups[3] = {1, 1, 1};
+  std::vector<BufferSpec> Buffers;
+};
+
+void appendScalars(std::vector<uint8_t> &Out, const json &Array,
+                   const std::string &Kind, const std::string &Where) {
+  if (!Array.is_array())
+    fail(ExitUsage, Where + ": '" + Kind + "' must be an array");
+  for (const json &V : Array) {
+    uint8_t Bytes[8];
+    size_t N = 0;
+    if (Kind == "u32" || Kind == "i32") {
+      uint32_t X = Kind == "u32" ? V.get<uint32_t>()
+                                 : static_cast<uint32_t>(V.get<int32_t>());
+      std::memcpy(Bytes, &X, 4);
+      N = 4;
+    } else if (Kind == "u64" || Kind == "i64") {
+      uint64_t X = Kind == "u64" ? V.get<uint64_t>()
+                                 : static_cast<uint64_t>(V.get<int64_t>());
+      std::memcpy(Bytes, &X, 8);
+      N = 8;
+    } else if (Kind == "f32") {
+      float X = V.get<float>();
+      std::memcpy(Bytes, &X, 4);
+      N = 4;
+    } else {
+      double X = V.get<double>();
+      std::memcpy(Bytes, &X, 8);
+      N = 8;
+    }
+    Out.insert(Out.end(), Bytes, Bytes + N);
+  }
+}
+
+std::vector<uint8_t> parseHex(const std::string &Text,
+                              const std::string &Where) {
+  std::vector<uint8_t> Out;
+  int Hi = -1;
+  for (char C : Text) {
+    if (C == ' ' || C == '\n' || C == '\t' || C == '_' || C == ':')
+      continue;
+    int D;
+    if (C >= '0' && C <= '9')
+      D = C - '0';
+    else if (C >= 'a' && C <= 'f')
+      D = C - 'a' + 10;
+    else if (C >= 'A' && C <= 'F')
+      D = C - 'A' + 10;
+    else
+      fail(ExitUsage, Where + ": bad hex digit '" + std::string(1, C) + "'");
+    if (Hi < 0) {
+      Hi = D;
+    } else {
+      Out.push_back(static_cast<uint8_t>(Hi * 16 + D));
+      Hi = -1;
+    }
+  }
+  if (Hi >= 0)
+    fail(ExitUsage, Where + ": odd number of hex digits");
+  return Out;
+}
+
+Element parseElement(const json &E, const fs::path &Dir,
+                     const std::string &Where) {
+  if (!E.is_object())
+    fail(ExitUsage, Where + ": must be an object");
+  for (auto It = E.begin(); It != E.end(); ++It) {
+    static const char *Known[] = {"name",       "binding", "elements",
+                                  "size",       "init",    "output",
+                                  "address_of", "comment", "check_identical"};
+    if (std::none_of(std::begin(Known), std::end(Known),
+                     [&](const char *K) { return It.key() == K; }))
+      fail(ExitUsage, Where + ": unknown key '" + It.key() + "'");
+  }
+  Element El;
+  std::vector<uint8_t> Data;
+  std::optional<uint32_t> Fill;
+  if (E.contains("init")) {
+    const json &I = E["init"];
+    if (!I.is_object() || I.size() != 1)
+      fail(ExitUsage, Where + ": 'init' must be an object with one key "
+                              "(file, hex, u32, i32, u64, i64, f32, f64, "
+                              "fill_u32)");
+    const std::string K = I.begin().key();
+    const json &V = I.begin().value();
+    if (K == "file") {
+      fs::path P = V.get<std::string>();
+      if (P.is_relative())
+        P = Dir / P;
+      Data = readFile(P, "buffer init file");
+    } else if (K == "hex") {
+      Data = parseHex(V.get<std::string>(), Where);
+    } else if (K == "u32" || K == "i32" || K == "u64" || K == "i64" ||
+               K == "f32" || K == "f64") {
+      appendScalars(Data, V, K, Where);
+    } else if (K == "fill_u32") {
+      Fill = V.get<uint32_t>();
+    } else {
+      fail(ExitUsage, Where + ": unknown init kind '" + K + "'");
+    }
+  }
+  size_t Size = Data.size();
+  if (E.contains("size")) {
+    Size = E["size"].get<size_t>();
+    if (Data.size() > Size)
+      fail(ExitUsage, Where + ": init has " + std::to_string(Data.size()) +
+                          " bytes, more than size " + std::to_string(Size));
+  }
+  if (Size == 0)
+    fail(ExitUsage, Where + ": size is zero (give 'size' or a non-empty init)");
+  if (Fill) {
+    Data.resize(Size);
+    for (size_t I = 0; I + 4 <= Size; I += 4)
+      std::memcpy(&Data[I], &*Fill, 4);
+  }
+  Data.resize(Size, 0);
+  El.Init = std::move(Data);
+  if (E.contains("output"))
+    El.Output = E["output"].get<std::string>();
+  El.CompareRuns = E.value("check_identical", true);
+  if (E.contains("address_of")) {
+    for (const json &P : E["address_of"]) {
+      AddressPatch AP;
+      AP.Offset = P.at("offset").get<uint64_t>();
+      AP.Buffer = P.at("buffer").get<std::string>();
+      AP.Element = P.value("element", size_t{0});
+      AP.Add = P.value("add", uint64_t{0});
+      if (AP.Offset + 8 > Size)
+        fail(ExitUsage, Where + ": address_of offset " +
+                            std::to_string(AP.Offset) + " + 8 is past the end");
+      El.Patches.push_back(AP);
+    }
+  }
+  return El;
+}
+
+Job loadJob(const fs::path &Path) {
+  std::vector<uint8_t> Bytes = readFile(Path, "job file");
+  json J;
+  try {
+    J = json::parse(Bytes.begin(), Bytes.end());
+  } catch (const json::exception &E) {
+    fail(ExitUsage, "job file '" + Path.string() + "': " + E.what());
+  }
+  const fs::path Dir = Path.parent_path();
+  Job Jb;
+  try {
+    if (J.contains("shader")) {
+      Jb.Shader = J["shader"].get<std::string>();
+      if (Jb.Shader.is_relative())
+        Jb.Shader = Dir / Jb.Shader;
+    }
+    Jb.Entry = J.value("entry", std::string());
+    if (J.contains("groups")) {
+      const json &G = J["groups"];
+      if (!G.is_array() || G.empty() || G.size() > 3)
+        fail(ExitUsage, "job: 'groups' must be an array of 1 to 3 counts");
+      for (size_t I = 0; I < G.size(); ++I)
+        Jb.Groups[I] = G[I].get<uint32_t>();
+    }
+    std::map<uint32_t, std::string> Bound;
+    std::map<std::string, bool> Names;
+    size_t Index = 0;
+    for (const json &B : J.value("buffers", json::array())) {
+      BufferSpec S;
+      const std::string Where = "job buffer #" + std::to_string(Index++);
+      S.Name = B.value("name", std::string());
+      if (S.Name.empty())
+        S.Name = "buffer" + std::to_string(Index - 1);
+      if (Names[S.Name])
+        fail(ExitUsage, Where + ": duplicate name '" + S.Name + "'");
+      Names[S.Name] = true;
+      if (B.contains("binding")) {
+        S.Binding = B["binding"].get<uint32_t>();
+        if (Bound.count(*S.Binding))
+          fail(ExitUsage, Where + ": binding " + std::to_string(*S.Binding) +
+                              " already used by '" + Bound[*S.Binding] + "'");
+        Bound[*S.Binding] = S.Name;
+      }
+      if (B.contains("elements")) {
+        S.IsArray = true;
+        size_t K = 0;
+        for (const json &E : B["elements"])
+          S.Elements.push_back(parseElement(
+              E, Dir, Where + " ('" + S.Name + "') element " +
+                          std::to_string(K++)));
+        if (S.Elements.empty())
+          fail(ExitUsage, Where + ": 'elements' is empty");
+        for (const char *K2 : {"size", "init", "output", "address_of"})
+          if (B.contains(K2))
+            fail(ExitUsage, Where + ": '" + K2 +
+                                "' belongs in each element of a descriptor "
+                                "array");
+      } else {
+        S.Elements.push_back(parseElement(B, Dir, Where + " ('" + S.Name + "')"));
+      }
+      Jb.Buffers.push_back(std::move(S));
+    }
+  } catch (const json::exception &E) {
+    fail(ExitUsage, "job file '" + Path.string() + "': " + E.what());
+  }
+  return Jb;
+}
+
+//===----------------------------------------------------------------------===//
+// Vulkan context
+//===----------------------------------------------------------------------===//
+
+struct Options {
+  bool Features = false;
+  bool ListDevices = false;
+  bool NoFloatAtomics = false;
+  bool Force = false;
+  bool CheckIdentical = false;
+  bool Quiet = false;
+  std::optional<uint32_t> DeviceIndex;
+  uint32_t Repeat = 1;
+  uint32_t TimeoutS = 600;
+  fs::path JobPath;
+  std::optional<fs::path> ShaderOverride;
+  std::optional<fs::path> OutDir;
+  std::optional<std::vector<uint32_t>> GroupsOverride;
+};
+
+bool hasExtension(const std::vector<VkExtensionProperties> &Exts,
+                  const char *Name) {
+  for (const auto &E : Exts)
+    if (std::strcmp(E.extensionName, Name) == 0)
+      return true;
+  return false;
+}
+
+const char *deviceTypeName(VkPhysicalDeviceType T) {
+  switch (T) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "CPU";
+  default:
+    return "other";
+  }
+}
+
+std::string versionString(uint32_t V) {
+  return std::to_string(VK_API_VERSION_MAJOR(V)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(V)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(V));
+}
+
+class Context {
+public:
+  VkInstance Instance = VK_NULL_HANDLE;
+  VkPhysicalDevice Phys = VK_NULL_HANDLE;
+  VkDevice Device = VK_NULL_HANDLE;
+  VkQueue Queue = VK_NULL_HANDLE;
+  uint32_t QueueFamily = 0;
+  uint32_t TimestampBits = 0;
+  VkPhysicalDeviceProperties Props{};
+  VkPhysicalDeviceMemoryProperties MemProps{};
+  std::string DriverName, DriverInfo;
+  bool HasF1 = false, HasF2 = false;
+  FeatureChain Supported;
+  FeatureChain Enabled;
+  bool FloatAtomicsEnabled = false;
+
+  ~Context() {
+    if (Device)
+      vkDestroyDevice(Device, nullptr);
+    if (Instance)
+      vkDestroyInstance(Instance, nullptr);
+  }
+
+  void createInstance() {
+    uint32_t LoaderVersion = VK_API_VERSION_1_0;
+    auto EnumVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
+        vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
+    if (EnumVersion)
+      VK_CHECK(EnumVersion(&LoaderVersion));
+    if (LoaderVersion < VK_API_VERSION_1_2)
+      fail(ExitVulkan, "the Vulkan loader supports only " +
+                           versionString(LoaderVersion) + "; 1.2 is needed");
+    VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    App.pApplicationName = "fatomic-vkrun";
+    App.apiVersion = std::min<uint32_t>(LoaderVersion, VK_API_VERSION_1_3);
+    VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    CI.pApplicationInfo = &App;
+    VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
+    if (R == VK_ERROR_INCOMPATIBLE_DRIVER || R == VK_ERROR_INITIALIZATION_FAILED)
+      fail(ExitVulkan, std::string("no Vulkan driver could be loaded (") +
+                           vkResultName(R) + ")" + icdHint());
+    check(R, "vkCreateInstance");
+  }
+
+  static std::string icdHint() {
+    std::string H;
+    for (const char *Var : {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"})
+      if (const char *V = std::getenv(Var))
+        H += std::string("; ") + Var + "=" + V;
+    return H;
+  }
+
+  std::vector<VkPhysicalDevice> devices() {
+    uint32_t N = 0;
+    VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, nullptr));
+    std::vector<VkPhysicalDevice> D(N);
+    if (N)
+      VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, D.data()));
+    D.resize(N);
+    return D;
+  }
+
+  void listDevices() {
+    auto Ds = devices();
+    for (size_t I = 0; I < Ds.size(); ++I) {
+      VkPhysicalDeviceProperties P;
+      vkGetPhysicalDeviceProperties(Ds[I], &P);
+      std::printf("%zu: %s [%s], Vulkan %s\n", I, P.deviceName,
+                  deviceTypeName(P.deviceType),
+                  versionString(P.apiVersion).c_str());
+    }
+    if (Ds.empty())
+      std::printf("no Vulkan devices%s\n", icdHint().c_str());
+  }
+
+  void pickDevice(std::optional<uint32_t> Index) {
+    auto Ds = devices();
+    if (Ds.empty())
+      fail(ExitVulkan, "no Vulkan physical device found" + icdHint());
+    if (Index) {
+      if (*Index >= Ds.size())
+        fail(ExitUsage, "--device " + std::to_string(*Index) +
+                            ": only " + std::to_string(Ds.size()) +
+                            " device(s)");
+      Phys = Ds[*Index];
+    } else {
+      auto Rank = [](VkPhysicalDeviceType T) {
+        switch (T) {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+          return 0;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+          return 1;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+          return 2;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU:
+          return 3;
+        default:
+          return 4;
+        }
+      };
+      int Best = 99;
+      for (VkPhysicalDevice D : Ds) {
+        VkPhysicalDeviceProperties P;
+        vkGetPhysicalDeviceProperties(D, &P);
+        if (P.apiVersion < VK_API_VERSION_1_2)
+          continue;
+        if (Rank(P.deviceType) < Best) {
+          Best = Rank(P.deviceType);
+          Phys = D;
+        }
+      }
+      if (!Phys)
+        fail(ExitVulkan, "no Vulkan 1.2 device found" + icdHint());
+    }
+    vkGetPhysicalDeviceProperties(Phys, &Props);
+    if (Props.apiVersion < VK_API_VERSION_1_2)
+      fail(ExitVulkan, std::string("device '") + Props.deviceName +
+                           "' supports only Vulkan " +
+                           versionString(Props.apiVersion) +
+                           "; 1.2 is needed");
+    vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
+
+    VkPhysicalDeviceDriverProperties Drv{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    P2.pNext = &Drv;
+    vkGetPhysicalDeviceProperties2(Phys, &P2);
+    DriverName = Drv.driverName;
+    DriverInfo = Drv.driverInfo;
+
+    uint32_t NE = 0;
+    VK_CHECK(vkEnumerateDeviceExtensionProperties(Phys, nullptr, &NE, nullptr));
+    std::vector<VkExtensionProperties> Exts(NE);
+    if (NE)
+      VK_CHECK(
+          vkEnumerateDeviceExtensionProperties(Phys, nullptr, &NE, Exts.data()));
+    Exts.resize(NE);
+    HasF1 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    HasF2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+    Supported.link(HasF1, HasF2);
+    vkGetPhysicalDeviceFeatures2(Phys, &Supported.Base);
+
+    uint32_t NQ = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, nullptr);
+    std::vector<VkQueueFamilyProperties> Q(NQ);
+    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, Q.data());
+    bool Found = false;
+    for (uint32_t I = 0; I < NQ; ++I) {
+      if (!(Q[I].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        continue;
+      // Prefer a family with timestamps; among those the first.
+      if (!Found || (TimestampBits == 0 && Q[I].timestampValidBits > 0)) {
+        QueueFamily = I;
+        TimestampBits = Q[I].timestampValidBits;
+        Found = true;
+      }
+    }
+    if (!Found)
+      fail(ExitVulkan, std::string("device '") + Props.deviceName +
+                           "' has no compute queue");
+  }
+
+  std::string deviceLine() const {
+    return std::string(Props.deviceName) + " [" +
+           deviceTypeName(Props.deviceType) + "], Vulkan " +
+           versionString(Props.apiVersion) + ", driver " + DriverName + " " +
+           DriverInfo;
+  }
+
+  void printFeatures(bool NoFloatAtomics) {
+    std::printf("device: %s\n", deviceLine().c_str());
+    auto Section = [&](Group G, const char *Title) {
+      std::printf("%s\n", Title);
+      for (const FeatureDesc &D : featureTable())
+        if (D.G == G)
+          std::printf("  %s = %u\n", D.Name,
+                      static_cast<unsigned>(D.Field(Supported) ? 1 : 0));
+    };
+    std::printf("%s: %s%s\n", VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
+                HasF1 ? "yes" : "no",
+                HasF1 && NoFloatAtomics ? " (not enabled: --no-float-atomics)"
+                                        : "");
+    Section(Group::Float1, "float atomics (VK_EXT_shader_atomic_float):");
+    std::printf("%s: %s%s\n", VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME,
+                HasF2 ? "yes" : "no",
+                HasF2 && NoFloatAtomics ? " (not enabled: --no-float-atomics)"
+                                        : "");
+    Section(Group::Float2, "float atomics (VK_EXT_shader_atomic_float2):");
+    Section(Group::Int64, "64-bit integer atomics:");
+    Section(Group::Other, "other:");
+    if (TimestampBits)
+      std::printf("timestamps: %u valid bits, period %g ns\n", TimestampBits,
+                  static_cast<double>(Props.limits.timestampPeriod));
+    else
+      std::printf("timestamps: not supported on the compute queue\n");
+    std::printf("maxComputeSharedMemorySize = %u\n",
+                Props.limits.maxComputeSharedMemorySize);
+  }
+
+  /// Decides the enabled features for a module needing \p Needs (plus
+  /// \p ExtraNeeds), creates the device, and returns the features the module
+  /// needs but does not get (empty: all good).
+  std::vector<Need> createDevice(const std::vector<Need> &Needs,
+                                 bool NoFloatAtomics) {
+    Enabled.link(HasF1 && !NoFloatAtomics, HasF2 && !NoFloatAtomics);
+    FloatAtomicsEnabled = !NoFloatAtomics && (HasF1 || HasF2);
+    if (FloatAtomicsEnabled)
+      for (const FeatureDesc &D : featureTable())
+        if ((D.G == Group::Float1 && HasF1) || (D.G == Group::Float2 && HasF2))
+          D.Field(Enabled) = D.Field(Supported);
+    std::vector<Need> Missing;
+    for (const Need &N : Needs) {
+      const FeatureDesc *D = findFeature(N.Feature);
+      bool IsFloatAtomic =
+          D && (D->G == Group::Float1 || D->G == Group::Float2);
+      if (!D || !D->Field(Supported) || (IsFloatAtomic && NoFloatAtomics)) {
+        Missing.push_back(N);
+        continue;
+      }
+      D->Field(Enabled) = VK_TRUE;
+    }
+    // An atomic on a 64-bit integer also needs the shaderInt64 type feature.
+    if (Enabled.V12.shaderBufferInt64Atomics ||
+        Enabled.V12.shaderSharedInt64Atomics)
+      Enabled.Base.features.shaderInt64 = Supported.Base.features.shaderInt64;
+
+    std::vector<const char *> Exts;
+    if (FloatAtomicsEnabled && HasF1)
+      Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    if (FloatAtomicsEnabled && HasF2)
+      Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+
+    const float Priority = 1.0f;
+    VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    QCI.queueFamilyIndex = QueueFamily;
+    QCI.queueCount = 1;
+    QCI.pQueuePriorities = &Priority;
+    VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    DCI.pNext = &Enabled.Base;
+    DCI.queueCreateInfoCount = 1;
+    DCI.pQueueCreateInfos = &QCI;
+    DCI.enabledExtensionCount = static_cast<uint32_t>(Exts.size());
+    DCI.ppEnabledExtensionNames = Exts.data();
+    VK_CHECK(vkCreateDevice(Phys, &DCI, nullptr, &Device));
+    vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
+    return Missing;
+  }
+
+  uint32_t memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
+                      VkMemoryPropertyFlags Fallback) const {
+    for (VkMemoryPropertyFlags F : {Want, Fallback})
+      for (uint32_t I = 0; I < MemProps.memoryTypeCount; ++I)
+        if ((Bits & (1u << I)) &&
+            (MemProps.memoryTypes[I].propertyFlags & F) == F)
+          return I;
+    fail(ExitVulkan, "no suitable memory type");
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers and the run
+//===----------------------------------------------------------------------===//
+
+struct GpuBuffer {
+  VkDevice Device = VK_NULL_HANDLE;
+  VkBuffer Buffer = VK_NULL_HANDLE;
+  VkDeviceMemory Memory = VK_NULL_HANDLE;
+  VkDeviceSize Size = 0;
+  void *Mapped = nullptr;
+
+  GpuBuffer() = default;
+  GpuBuffer(const GpuBuffer &) = delete;
+  GpuBuffer &operator=(const GpuBuffer &) = delete;
+  ~GpuBuffer() {
+    if (Mapped)
+      vkUnmapMemory(Device, Memory);
+    if (Buffer)
+      vkDestroyBuffer(Device, Buffer, nullptr);
+    if (Memory)
+      vkFreeMemory(Device, Memory, nullptr);
+  }
+
+  void create(Context &C, VkDeviceSize Bytes, VkBufferUsageFlags Usage,
+              bool HostVisible, bool DeviceAddress) {
+    Device = C.Device;
+    Size = Bytes;
+    VkBufferCreateInfo BI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    BI.size = Bytes;
+    BI.usage = Usage;
+    BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VK_CHECK(vkCreateBuffer(Device, &BI, nullptr, &Buffer));
+    VkMemoryRequirements Req;
+    vkGetBufferMemoryRequirements(Device, Buffer, &Req);
+    VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    AI.allocationSize = Req.size;
+    AI.memoryTypeIndex =
+        HostVisible
+            ? C.memoryType(Req.memoryTypeBits,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                               VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+            : C.memoryType(Req.memoryTypeBits,
+                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    VkMemoryAllocateFlagsInfo Flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (DeviceAddress)
+      AI.pNext = &Flags;
+    VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &Memory));
+    VK_CHECK(vkBindBufferMemory(Device, Buffer, Memory, 0));
+    if (HostVisible)
+      VK_CHECK(vkMapMemory(Device, Memory, 0, VK_WHOLE_SIZE, 0, &Mapped));
+  }
+};
+
+/// Storage-buffer sizes are rounded up so that copies and ranges stay simple.
+VkDeviceSize roundUp(VkDeviceSize N) { return (N + 15) & ~VkDeviceSize{15}; }
+
+struct RunStats {
+  std::vector<double> GpuMs;
+};
+
+int runJob(Context &C, const Options &O) {
+  Job Jb = loadJob(O.JobPath);
+  if (O.ShaderOverride)
+    Jb.Shader = *O.ShaderOverride;
+  if (O.GroupsOverride) {
+    for (size_t I = 0; I < 3; ++I)
+      Jb.Groups[I] = I < O.GroupsOverride->size() ? (*O.GroupsOverride)[I] : 1;
+  }
+  if (Jb.Shader.empty())
+    fail(ExitUsage, "no shader: give 'shader' in the job or --shader");
+
+  // The module.
+  std::vector<uint8_t> Bytes = readFile(Jb.Shader, "SPIR-V module");
+  if (Bytes.size() % 4 != 0)
+    fail(ExitUsage, "'" + Jb.Shader.string() +
+                        "' is not a SPIR-V module: size is not a multiple of 4");
+  std::vector<uint32_t> Words(Bytes.size() / 4);
+  std::memcpy(Words.data(), Bytes.data(), Bytes.size());
+  vkrun::SpirvInfo Info;
+  std::string Err;
+  if (!vkrun::analyzeSpirv(Words, Info, Err))
+    fail(ExitUsage, "'" + Jb.Shader.string() + "': " + Err);
+  if (Info.ComputeEntryPoints.empty())
+    fail(ExitUsage, "'" + Jb.Shader.string() + "' has no GLCompute entry point");
+  std::string Entry = Jb.Entry;
+  if (Entry.empty())
+    Entry = Info.ComputeEntryPoints.front();
+  if (std::find(Info.ComputeEntryPoints.begin(), Info.ComputeEntryPoints.end(),
+                Entry) == Info.ComputeEntryPoints.end())
+    fail(ExitUsage, "'" + Jb.Shader.string() +
+                        "' has no GLCompute entry point named '" + Entry + "'");
+
+  bool NeedsAddresses = false;
+  for (const BufferSpec &B : Jb.Buffers)
+    for (const Element &E : B.Elements)
+      NeedsAddresses |= !E.Patches.empty();
+  std::vector<Need> Needs = featuresNeeded(Info);
+  if (NeedsAddresses &&
+      std::none_of(Needs.begin(), Needs.end(),
+                   [](const Need &N) { return N.Feature == "bufferDeviceAddress"; }))
+    Needs.push_back({"bufferDeviceAddress", "job uses address_of"});
+
+  std::vector<Need> Missing = C.createDevice(Needs, O.NoFloatAtomics);
+  if (!O.Quiet)
+    std::printf("device: %s\n", C.deviceLine().c_str());
+  if (!Missing.empty()) {
+    std::string Msg;
+    for (const Need &N : Missing) {
+      const FeatureDesc *D = findFeature(N.Feature);
+      bool Disabled = D && D->Field(C.Supported) && O.NoFloatAtomics;
+      Msg += "\n  " + N.Feature + " (" + N.Why + "): " +
+             (Disabled ? "left disabled by --no-float-atomics"
+                       : "not supported by the device");
+    }
+    if (!O.Force)
+      fail(ExitUnsupported, "'" + Jb.Shader.string() +
+                                "' needs device features it cannot have:" +
+                                Msg);
+    std::fprintf(stderr,
+                 "fatomic-vkrun: warning: running anyway (--force) without:%s\n",
+                 Msg.c_str());
+  }
+  const uint32_t SpirvMinor = (Info.Version >> 8) & 0xFF;
+  if (SpirvMinor > 5 && C.Props.apiVersion < VK_API_VERSION_1_3)
+    fail(ExitUnsupported, "SPIR-V 1." + std::to_string(SpirvMinor) +
+                              " needs a Vulkan 1.3 device");
+
+  const VkPhysicalDeviceLimits &L = C.Props.limits;
+  for (int I = 0; I < 3; ++I)
+    if (Jb.Groups[I] == 0 || Jb.Groups[I] > L.maxComputeWorkGroupCount[I])
+      fail(ExitUsage, "workgroup count " + std::to_string(Jb.Groups[I]) +
+                          " in dimension " + std::to_string(I) +
+                          " is outside 1.." +
+                          std::to_string(L.maxComputeWorkGroupCount[I]));
+
+  const bool BDA = C.Enabled.V12.bufferDeviceAddress == VK_TRUE;
+  VkDevice Dev = C.Device;
+
+  // Buffers: one device buffer per element, one staging buffer holding every
+  // element's initial bytes, one readback buffer for every element.
+  struct Slot {
+    size_t Buffer, Element;
+    VkDeviceSize Offset; ///< in the staging / readback buffers
+    std::unique_ptr<GpuBuffer> Gpu;
+  };
+  std::vector<Slot> Slots;
+  VkDeviceSize Total = 0;
+  std::map<std::string, size_t> ByName;
+  for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
+    ByName[Jb.Buffers[B].Name] = B;
+    for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E) {
+      Slot S{B, E, Total, std::make_unique<GpuBuffer>()};
+      const VkDeviceSize Sz = roundUp(Jb.Buffers[B].Elements[E].Init.size());
+      VkBufferUsageFlags Usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      if (BDA)
+        Usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+      S.Gpu->create(C, Sz, Usage, false, BDA);
+      Total += Sz;
+      Slots.push_back(std::move(S));
+    }
+  }
+  auto SlotOf = [&](size_t B, size_t E) -> Slot & {
+    for (Slot &S : Slots)
+      if (S.Buffer == B && S.Element == E)
+        return S;
+    fail(ExitUsage, "internal: no slot");
+  };
+  if (Total == 0)
+    Total = 16;
+  GpuBuffer Staging, Readback;
+  Staging.create(C, Total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, false);
+  Readback.create(C, Total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, false);
+
+  // Initial contents, with device addresses patched in.
+  for (Slot &S : Slots) {
+    Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
+    for (const AddressPatch &P : El.Patches) {
+      auto It = ByName.find(P.Buffer);
+      if (It == ByName.end())
+        fail(ExitUsage, "address_of names unknown buffer '" + P.Buffer + "'");
+      if (P.Element >= Jb.Buffers[It->second].Elements.size())
+        fail(ExitUsage, "address_of: buffer '" + P.Buffer + "' has no element " +
+                            std::to_string(P.Element));
+      VkBufferDeviceAddressInfo AI{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+      AI.buffer = SlotOf(It->second, P.Element).Gpu->Buffer;
+      uint64_t Addr = vkGetBufferDeviceAddress(Dev, &AI) + P.Add;
+      if (Addr == P.Add)
+        fail(ExitVulkan, "vkGetBufferDeviceAddress returned 0");
+      std::memcpy(&El.Init[P.Offset], &Addr, 8);
+    }
+    std::memset(static_cast<uint8_t *>(Staging.Mapped) + S.Offset, 0,
+                S.Gpu->Size);
+    std::memcpy(static_cast<uint8_t *>(Staging.Mapped) + S.Offset,
+                El.Init.data(), El.Init.size());
+  }
+
+  // Descriptor set 0.
+  std::vector<VkDescriptorSetLayoutBinding> LB;
+  uint32_t DescCount = 0;
+  for (const BufferSpec &B : Jb.Buffers) {
+    if (!B.Binding)
+      continue;
+    VkDescriptorSetLayoutBinding X{};
+    X.binding = *B.Binding;
+    X.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    X.descriptorCount = static_cast<uint32_t>(B.Elements.size());
+    X.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    LB.push_back(X);
+    DescCount += X.descriptorCount;
+  }
+  VkDescriptorSetLayout SetLayout;
+  VkDescriptorSetLayoutCreateInfo SLI{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  SLI.bindingCount = static_cast<uint32_t>(LB.size());
+  SLI.pBindings = LB.data();
+  VK_CHECK(vkCreateDescriptorSetLayout(Dev, &SLI, nullptr, &SetLayout));
+  VkPipelineLayout PipeLayout;
+  VkPipelineLayoutCreateInfo PLI{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  PLI.setLayoutCount = 1;
+  PLI.pSetLayouts = &SetLayout;
+  VK_CHECK(vkCreatePipelineLayout(Dev, &PLI, nullptr, &PipeLayout));
+
+  VkDescriptorPool Pool;
+  VkDescriptorPoolSize PS{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                          std::max<uint32_t>(DescCount, 1)};
+  VkDescriptorPoolCreateInfo DPI{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  DPI.maxSets = 1;
+  DPI.poolSizeCount = 1;
+  DPI.pPoolSizes = &PS;
+  VK_CHECK(vkCreateDescriptorPool(Dev, &DPI, nullptr, &Pool));
+  VkDescriptorSet Set;
+  VkDescriptorSetAllocateInfo DSA{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  DSA.descriptorPool = Pool;
+  DSA.descriptorSetCount = 1;
+  DSA.pSetLayouts = &SetLayout;
+  VK_CHECK(vkAllocateDescriptorSets(Dev, &DSA, &Set));
+  std::vector<std::vector<VkDescriptorBufferInfo>> Infos;
+  std::vector<VkWriteDescriptorSet> Writes;
+  Infos.reserve(Jb.Buffers.size());
+  for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
+    if (!Jb.Buffers[B].Binding)
+      continue;
+    Infos.emplace_back();
+    for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E)
+      Infos.back().push_back({SlotOf(B, E).Gpu->Buffer, 0, VK_WHOLE_SIZE});
+    VkWriteDescriptorSet W{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    W.dstSet = Set;
+    W.dstBinding = *Jb.Buffers[B].Binding;
+    W.descriptorCount = static_cast<uint32_t>(Infos.back().size());
+    W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    W.pBufferInfo = Infos.back().data();
+    Writes.push_back(W);
+  }
+  vkUpdateDescriptorSets(Dev, static_cast<uint32_t>(Writes.size()),
+                         Writes.data(), 0, nullptr);
+
+  // Pipeline.
+  VkShaderModule Module;
+  VkShaderModuleCreateInfo SMI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  SMI.codeSize = Bytes.size();
+  SMI.pCode = Words.data();
+  VK_CHECK(vkCreateShaderModule(Dev, &SMI, nullptr, &Module));
+  VkComputePipelineCreateInfo CPI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  CPI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  CPI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  CPI.stage.module = Module;
+  CPI.stage.pName = Entry.c_str();
+  CPI.layout = PipeLayout;
+  VkPipeline Pipeline;
+  VK_CHECK(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1, &CPI, nullptr,
+                                    &Pipeline));
+
+  // Command buffer: reset, copy in, time the dispatch, copy out.
+  VkCommandPool CmdPool;
+  VkCommandPoolCreateInfo CPCI{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  CPCI.queueFamilyIndex = C.QueueFamily;
+  VK_CHECK(vkCreateCommandPool(Dev, &CPCI, nullptr, &CmdPool));
+  VkCommandBuffer Cmd;
+  VkCommandBufferAllocateInfo CBA{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  CBA.commandPool = CmdPool;
+  CBA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  CBA.commandBufferCount = 1;
+  VK_CHECK(vkAllocateCommandBuffers(Dev, &CBA, &Cmd));
+  VkQueryPool Queries = VK_NULL_HANDLE;
+  if (C.TimestampBits) {
+    VkQueryPoolCreateInfo QPI{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    QPI.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    QPI.queryCount = 2;
+    VK_CHECK(vkCreateQueryPool(Dev, &QPI, nullptr, &Queries));
+  }
+
+  VkCommandBufferBeginInfo BeginI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VK_CHECK(vkBeginCommandBuffer(Cmd, &BeginI));
+  if (Queries)
+    vkCmdResetQueryPool(Cmd, Queries, 0, 2);
+  for (Slot &S : Slots) {
+    VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
+    vkCmdCopyBuffer(Cmd, Staging.Buffer, S.Gpu->Buffer, 1, &Cp);
+  }
+  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &MB, 0,
+                       nullptr, 0, nullptr);
+  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
+  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, PipeLayout, 0, 1,
+                          &Set, 0, nullptr);
+  // Both timestamps at BOTTOM_OF_PIPE: the first is written once the copies
+  // before it are done, the second once the dispatch is.
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 0);
+  vkCmdDispatch(Cmd, Jb.Groups[0], Jb.Groups[1], Jb.Groups[2]);
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
+  MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &MB, 0, nullptr, 0,
+                       nullptr);
+  for (Slot &S : Slots) {
+    if (Jb.Buffers[S.Buffer].Elements[S.Element].Output.empty())
+      continue;
+    VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
+    vkCmdCopyBuffer(Cmd, S.Gpu->Buffer, Readback.Buffer, 1, &Cp);
+  }
+  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
+                       nullptr);
+  VK_CHECK(vkEndCommandBuffer(Cmd));
+
+  VkFence Fence;
+  VkFenceCreateInfo FI{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VK_CHECK(vkCreateFence(Dev, &FI, nullptr, &Fence));
+
+  std::vector<uint8_t> First, FirstOther;
+  unsigned OtherDiffer = 0; // runs whose uncompared outputs differ from run 1
+  RunStats Stats;
+  int Status = ExitOk;
+  const uint64_t TsMask =
+      C.TimestampBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << C.TimestampBits) - 1;
+  for (uint32_t Run = 1; Run <= O.Repeat; ++Run) {
+    VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    SI.commandBufferCount = 1;
+    SI.pCommandBuffers = &Cmd;
+    VK_CHECK(vkQueueSubmit(C.Queue, 1, &SI, Fence));
+    VkResult W = vkWaitForFences(Dev, 1, &Fence, VK_TRUE,
+                                 O.TimeoutS * 1000000000ull);
+    if (W == VK_TIMEOUT) {
+      // The device is still busy: tearing it down could block as well.
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "fatomic-vkrun: error: run %u: the dispatch did not finish "
+                   "within %u s\n",
+                   Run, O.TimeoutS);
+      std::_Exit(ExitVulkan);
+    }
+    check(W, "vkWaitForFences");
+    VK_CHECK(vkResetFences(Dev, 1, &Fence));
+    if (Queries) {
+      uint64_t Ts[2];
+      VK_CHECK(vkGetQueryPoolResults(Dev, Queries, 0, 2, sizeof(Ts), Ts,
+                                     sizeof(uint64_t),
+                                     VK_QUERY_RESULT_64_BIT |
+                                         VK_QUERY_RESULT_WAIT_BIT));
+      const double Ms = static_cast<double>((Ts[1] - Ts[0]) & TsMask) *
+                        static_cast<double>(L.timestampPeriod) / 1e6;
+      Stats.GpuMs.push_back(Ms);
+      if (O.Repeat > 1 && !O.Quiet)
+        std::printf("run %u: gpu %.4f ms\n", Run, Ms);
+    }
+    if (O.CheckIdentical) {
+      std::vector<uint8_t> Now, NowOther;
+      for (const Slot &S : Slots) {
+        const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
+        if (El.Output.empty())
+          continue;
+        const uint8_t *P =
+            static_cast<const uint8_t *>(Readback.Mapped) + S.Offset;
+        std::vector<uint8_t> &To = El.CompareRuns ? Now : NowOther;
+        To.insert(To.end(), P, P + El.Init.size());
+      }
+      if (Run == 1) {
+        First = std::move(Now);
+        FirstOther = std::move(NowOther);
+        continue;
+      }
+      OtherDiffer += NowOther != FirstOther;
+      if (Now != First) {
+        size_t At = 0;
+        while (At < Now.size() && Now[At] == First[At])
+          ++At;
+        std::printf("run %u: outputs differ from run 1 (first difference at "
+                    "byte %zu of the concatenated outputs)\n",
+                    Run, At);
+        Status = ExitNotIdentical;
+      }
+    }
+  }
+
+  // Outputs of the last run.
+  const fs::path OutBase = O.OutDir ? *O.OutDir : O.JobPath.parent_path();
+  for (const Slot &S : Slots) {
+    const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
+    if (El.Output.empty())
+      continue;
+    fs::path P = El.Output;
+    if (P.is_relative())
+      P = OutBase / P;
+    writeFile(P, static_cast<const uint8_t *>(Readback.Mapped) + S.Offset,
+              El.Init.size());
+  }
+
+  if (!Stats.GpuMs.empty()) {
+    std::vector<double> S = Stats.GpuMs;
+    std::sort(S.begin(), S.end());
+    double Sum = 0;
+    for (double X : S)
+      Sum += X;
+    if (S.size() == 1)
+      std::printf("gpu ms: %.4f\n", S[0]);
+    else
+      std::printf("gpu ms over %zu runs: min %.4f median %.4f mean %.4f max "
+                  "%.4f\n",
+                  S.size(), S.front(), S[S.size() / 2], Sum / S.size(),
+                  S.back());
+  } else {
+    std::printf("gpu ms: n/a (no timestamps on this queue)\n");
+  }
+  if (O.CheckIdentical) {
+    std::printf("outputs %s across %u runs\n",
+                Status == ExitOk ? "identical" : "NOT identical", O.Repeat);
+    if (!FirstOther.empty())
+      std::printf("outputs not compared (check_identical false) differed from "
+                  "run 1 in %u of %u runs\n",
+                  OtherDiffer, O.Repeat - 1);
+  }
+
+  vkDestroyFence(Dev, Fence, nullptr);
+  if (Queries)
+    vkDestroyQueryPool(Dev, Queries, nullptr);
+  vkDestroyCommandPool(Dev, CmdPool, nullptr);
+  vkDestroyPipeline(Dev, Pipeline, nullptr);
+  vkDestroyShaderModule(Dev, Module, nullptr);
+  vkDestroyDescriptorPool(Dev, Pool, nullptr);
+  vkDestroyPipelineLayout(Dev, PipeLayout, nullptr);
+  vkDestroyDescriptorSetLayout(Dev, SetLayout, nullptr);
+  return Status;
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+const char *Usage =
+    "usage: fatomic-vkrun [options] JOB.json\n"
+    "       fatomic-vkrun --features [--no-float-atomics] [--device N]\n"
+    "       fatomic-vkrun --list-devices\n"
+    "\n"
+    "options:\n"
+    "  --features           print the device and its float-atomic, int64-atomic\n"
+    "                       and related features, then exit\n"
+    "  --list-devices       list the Vulkan devices, then exit\n"
+    "  --device N           use device N (default: the first discrete GPU, else\n"
+    "                       integrated, virtual, CPU)\n"
+    "  --no-float-atomics   create the device without VK_EXT_shader_atomic_float\n"
+    "                       and VK_EXT_shader_atomic_float2\n"
+    "  --force              run even if the module needs features the device\n"
+    "                       does not give (the driver may then do anything)\n"
+    "  --shader FILE        use this module instead of the job's 'shader'\n"
+    "  --groups X[,Y[,Z]]   override the job's workgroup counts\n"
+    "  --out-dir DIR        resolve relative output paths against DIR (default:\n"
+    "                       the job file's directory)\n"
+    "  --repeat N           run N times (buffers re-initialised before each);\n"
+    "                       prints the GPU time of each dispatch\n"
+    "  --check-identical    with --repeat: exit 4 unless every run's outputs are\n"
+    "                       bit-identical to the first run's (outputs marked\n"
+    "                       \"check_identical\": false are left out)\n"
+    "  --timeout S          give up (exit 2) when one run takes longer than S\n"
+    "                       seconds (default 600)\n"
+    "  -q, --quiet          do not print the device line\n"
+    "\n"
+    "job file (JSON):\n"
+    "  { \"shader\": \"x.spv\", \"entry\": \"main\", \"groups\": [x, y, z],\n"
+    "    \"buffers\": [\n"
+    "      { \"name\": \"a\", \"binding\": 0, \"size\": 64,\n"
+    "        \"init\": {\"file\": \"a.bin\"} | {\"hex\": \"00ff..\"} | {\"u32\": [..]}\n"
+    "                | {\"i32\"|\"u64\"|\"i64\"|\"f32\"|\"f64\": [..]} | {\"fill_u32\": n},\n"
+    "        \"output\": \"a.out\",\n"
+    "        \"address_of\": [{\"offset\": 0, \"buffer\": \"b\", \"element\": 0}],\n"
+    "        \"check_identical\": true },\n"
+    "      { \"name\": \"arr\", \"binding\": 1, \"elements\": [ {size, init, output}, .. ] },\n"
+    "      { \"name\": \"b\", \"size\": 256, \"output\": \"b.out\" } ] }\n"
+    "  Buffers without a binding are reachable only through address_of.\n"
+    "  Relative paths are relative to the job file's directory.\n"
+    "\n"
+    "exit status: 0 ok, 1 usage/job/file error, 2 no device or Vulkan error,\n"
+    "  3 module needs a missing feature, 4 runs not identical\n";
+
+uint32_t parseCount(const std::string &S, const char *Flag) {
+  try {
+    size_t Pos = 0;
+    unsigned long V = std::stoul(S, &Pos, 0);
+    if (Pos != S.size() || V > 0xFFFFFFFFul)
+      throw std::invalid_argument(S);
+    return static_cast<uint32_t>(V);
+  } catch (const std::exception &) {
+    fail(ExitUsage, std::string(Flag) + ": bad number '" + S + "'");
+  }
+}
+
+Options parseArgs(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        fail(ExitUsage, A + " needs a value");
+      return Argv[++I];
+    };
+    if (A == "-h" || A == "--help") {
+      std::fputs(Usage, stdout);
+      std::exit(0);
+    } else if (A == "--features") {
+      O.Features = true;
+    } else if (A == "--list-devices") {
+      O.ListDevices = true;
+    } else if (A == "--no-float-atomics") {
+      O.NoFloatAtomics = true;
+    } else if (A == "--force") {
+      O.Force = true;
+    } else if (A == "--check-identical") {
+      O.CheckIdentical = true;
+    } else if (A == "-q" || A == "--quiet") {
+      O.Quiet = true;
+    } else if (A == "--device") {
+      O.DeviceIndex = parseCount(Value(), "--device");
+    } else if (A == "--repeat") {
+      O.Repeat = parseCount(Value(), "--repeat");
+      if (O.Repeat == 0)
+        fail(ExitUsage, "--repeat must be at least 1");
+    } else if (A == "--timeout") {
+      O.TimeoutS = parseCount(Value(), "--timeout");
+      if (O.TimeoutS == 0)
+        fail(ExitUsage, "--timeout must be at least 1");
+    } else if (A == "--shader") {
+      O.ShaderOverride = fs::path(Value());
+    } else if (A == "--out-dir") {
+      O.OutDir = fs::path(Value());
+    } else if (A == "--groups") {
+      std::vector<uint32_t> G;
+      std::stringstream SS(Value());
+      std::string Part;
+      while (std::getline(SS, Part, ','))
+        G.push_back(parseCount(Part, "--groups"));
+      if (G.empty() || G.size() > 3)
+        fail(ExitUsage, "--groups takes 1 to 3 comma-separated counts");
+      O.GroupsOverride = G;
+    } else if (!A.empty() && A[0] == '-') {
+      fail(ExitUsage, "unknown option '" + A + "' (see --help)");
+    } else if (O.JobPath.empty()) {
+      O.JobPath = A;
+    } else {
+      fail(ExitUsage, "more than one job file given");
+    }
+  }
+  if (!O.Features && !O.ListDevices && O.JobPath.empty())
+    fail(ExitUsage, "no job file given (see --help)");
+  if (O.CheckIdentical && O.Repeat < 2)
+    fail(ExitUsage, "--check-identical needs --repeat N with N >= 2");
+  return O;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  try {
+    Options O = parseArgs(Argc, Argv);
+    Context C;
+    C.createInstance();
+    if (O.ListDevices) {
+      C.listDevices();
+      return ExitOk;
+    }
+    C.pickDevice(O.DeviceIndex);
+    if (O.Features) {
+      C.printFeatures(O.NoFloatAtomics);
+      return ExitOk;
+    }
+    return runJob(C, O);
+  } catch (const Failure &F) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "fatomic-vkrun: error: %s\n", F.what());
+    return F.Code;
+  } catch (const std::exception &E) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "fatomic-vkrun: error: %s\n", E.what());
+    return ExitUsage;
+  }
+}
