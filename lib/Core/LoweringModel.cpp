@@ -79,9 +79,14 @@ RefOutcome emulateLowered(FloatOp Op, unsigned Width, NanPolicy Policy,
 
   const uint64_t Old = Mem; // the integer atomic's result
   Mem = dispatchApply(Op, Mem, Operand, Width);
-  if (Policy == NanPolicy::Number && isNaN(Old, Width) && !VNaN) {
-    // Fix-up: a NaN was in memory; the dispatched op may have left it.
+  // Fix-up: a NaN of the sign the dispatched op cannot displace (negative
+  // for min, positive for max) is replaced by a CAS; the operation's result
+  // is then what the CAS saw (sequentially: the same NaN).
+  const bool Stays = isSignSet(Old, Width) == (Op == FloatOp::Min);
+  if (Policy == NanPolicy::Number && isNaN(Old, Width) && Stays && !VNaN) {
+    const uint64_t Seen = Mem;
     Mem = policyCombine(Op, Width, Policy, Mem, V);
+    return {Mem, Seen};
   }
   return {Mem, Old};
 }

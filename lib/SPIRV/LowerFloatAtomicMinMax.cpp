@@ -53,7 +53,8 @@ struct Site {
 
 // Memory-semantics bits (SPIR-V 3.25).
 constexpr uint32_t SemAcquire = 0x2, SemRelease = 0x4, SemAcqRel = 0x8,
-                   SemSeqCst = 0x10, SemVolatile = 0x8000;
+                   SemSeqCst = 0x10, SemMakeAvailable = 0x2000,
+                   SemMakeVisible = 0x4000, SemVolatile = 0x8000;
 
 class Lowering {
 public:
@@ -975,9 +976,12 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
   if (S.EarlyOutLegal) {
     SemNoRelease = SemId;
   } else if (constantValue(SemId, Sem)) {
-    uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst);
+    // MakeAvailable needs a release; MakeVisible needs an acquire.
+    uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable);
     if (Sem & (SemAcqRel | SemSeqCst))
       R |= SemAcquire;
+    if (!(R & SemAcquire))
+      R &= ~uint64_t(SemMakeVisible);
     SemNoRelease = M.constantInt(U32, R);
   } else {
     SemNoRelease = M.constantInt(U32, 0);
@@ -1105,18 +1109,30 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
     return op(Op::OpPhi, UT, {R1, PosL, R2, NegL});
   };
 
-  // number: a NaN found in the atomic's result is replaced by a CAS fix-up.
+  // number: a NaN in memory must give way to the operand.  The dispatched
+  // atomic displaces a NaN of one sign (positive for min, negative for max)
+  // by itself; a NaN of the other sign stays, and then the operation takes
+  // effect at a CAS fix-up, whose observed value is the operation's result
+  // (so that results stay linearizable).  Returns the result bits.
   auto FixUp = [&](uint32_t Old) {
     if (Policy != NanPolicy::Number)
-      return;
-    const uint32_t Need = op(Op::OpLogicalAnd, BT, {IsNaN(Old), op(Op::OpLogicalNot, BT, {VNaN})});
+      return Old;
+    const uint32_t OldSign = op(Op::OpBitwiseAnd, UT, {Old, CSign()});
+    const uint32_t Stays = op(S.Op == FloatOp::Min ? Op::OpINotEqual : Op::OpIEqual, BT,
+                              {OldSign, CZero()});
+    const uint32_t Need = op(Op::OpLogicalAnd, BT,
+                             {op(Op::OpLogicalAnd, BT, {IsNaN(Old), Stays}),
+                              op(Op::OpLogicalNot, BT, {VNaN})});
+    const uint32_t From = CurLabel();
     const uint32_t Fix = M.newId(), Join = M.newId();
     stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
     stmt(Op::OpBranchConditional, {Need, Fix, Join}, 0b111);
     NewBlock(Fix);
-    CasLoop(/*SkipSame=*/true);
+    const uint32_t Seen = CasLoop(/*SkipSame=*/true);
+    const uint32_t FixLast = CurLabel();
     stmt(Op::OpBranch, {Join}, 0b1);
     NewBlock(Join);
+    return op(Op::OpPhi, UT, {Seen, FixLast, Old, From});
   };
 
   uint32_t ResultBits = 0;
@@ -1152,15 +1168,13 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
       stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
       stmt(Op::OpBranchConditional, {Skip, Join, Rmw}, 0b111);
       NewBlock(Rmw);
-      const uint32_t Old = Dispatch(Operand);
-      FixUp(Old);
+      const uint32_t Old = FixUp(Dispatch(Operand));
       const uint32_t Last = CurLabel();
       stmt(Op::OpBranch, {Join}, 0b1);
       NewBlock(Join);
       ResultBits = op(Op::OpPhi, UT, {Loaded, From, Old, Last});
     } else {
-      ResultBits = Dispatch(Operand);
-      FixUp(ResultBits);
+      ResultBits = FixUp(Dispatch(Operand));
     }
   }
   if (ResultBits)

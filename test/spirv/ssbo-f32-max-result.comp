@@ -1,6 +1,7 @@
 // A float max whose result is used: the original result id becomes an
 // OpBitcast of a phi over the early-out value and the integer atomic's
-// result, so later code is untouched.
+// result (or, after a NaN fix-up, the value its CAS saw), so later code is
+// untouched.
 // RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -15,7 +16,9 @@ void main() {
 // CHECK: OpAtomicSMax %uint
 // CHECK: OpAtomicUMin %uint
 // CHECK: %[[OLD:[0-9]+]] = OpPhi %uint
-// CHECK: %[[BITS:[0-9]+]] = OpPhi %uint %[[CUR]] %{{[0-9]+}} %[[OLD]] %{{[0-9]+}}
+// The NaN fix-up's result: what its CAS saw, or the atomic's result.
+// CHECK: %[[FIXED:[0-9]+]] = OpPhi %uint %{{[0-9]+}} %{{[0-9]+}} %[[OLD]] %{{[0-9]+}}
+// CHECK: %[[BITS:[0-9]+]] = OpPhi %uint %[[CUR]] %{{[0-9]+}} %[[FIXED]] %{{[0-9]+}}
 // CHECK-NEXT: %[[RES:[0-9]+]] = OpBitcast %float %[[BITS]]
 // CHECK: OpStore %{{[0-9]+}} %[[RES]]
 // CHECK-NOT: OpAtomicFMaxEXT
