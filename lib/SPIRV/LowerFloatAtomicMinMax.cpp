@@ -87,6 +87,13 @@ private:
   }
   uint32_t pointee(uint32_t PtrType) const { return M.operand(M.def(PtrType), 1); }
   bool constantValue(uint32_t Id, uint64_t &Value) const;
+  /// M.constantInt, remembered: each lowered atomic asks for the same few.
+  uint32_t constantInt(uint32_t IntType, uint64_t Value) {
+    auto [It, New] = Constants.try_emplace({IntType, Value}, 0);
+    if (New)
+      It->second = M.constantInt(IntType, Value);
+    return It->second;
+  }
 
   bool analyze(InstRef R, Site &S);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
@@ -116,6 +123,7 @@ private:
   std::vector<Site> Sites;
   std::unordered_map<InstRef, size_t> SiteOf;
   std::set<unsigned> FlushWidths;
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> Constants;
 
   // Buffer alias: per root variable.
   std::map<uint32_t, std::vector<size_t>> BufferRoots;
@@ -718,6 +726,11 @@ bool Lowering::planSharedRetypes() {
 // ---------------------------------------------------------------------------
 
 void Lowering::mutate() {
+  // A lowered atomic takes some 20 to 80 instructions of about 2 operand
+  // words each.  Reserved capacity is address space until it is written, so
+  // a generous guess costs little and spares the tables the copying (and the
+  // doubled peak) of growing step by step.
+  M.reserve(Sites.size() * 96, Sites.size() * 256);
   buildBufferAliases();
 
   // Workgroup retypes: the variable's type, then every access.  No
@@ -991,6 +1004,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     Block B;
     B.Label = Label;
     B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+    B.Body.reserve(8); // most blocks of a lowering hold a few instructions
     Blocks.push_back(std::move(B));
   };
   auto Cur = [&]() -> std::vector<InstRef> & { return Blocks.back().Body; };
@@ -1005,7 +1019,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
 
   const uint32_t UT = M.typeInt(W, false), BT = M.typeBool();
   const uint32_t U32 = M.typeInt(32, false);
-  auto C = [&](uint64_t V) { return M.constantInt(UT, V); };
+  auto C = [&](uint64_t V) { return constantInt(UT, V); };
   // Created on first use, so that a policy without NaN tests adds no NaN
   // constants.
   auto CZero = [&] { return C(0); };
@@ -1032,9 +1046,9 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst);
     if (Sem & (SemAcqRel | SemSeqCst))
       R |= SemAcquire;
-    SemNoRelease = M.constantInt(U32, R);
+    SemNoRelease = constantInt(U32, R);
   } else {
-    SemNoRelease = M.constantInt(U32, 0);
+    SemNoRelease = constantInt(U32, 0);
   }
 
   // ---- the integer pointer ----
@@ -1254,6 +1268,8 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
     return PassStatus::SuccessWithoutChange;
   L.mutate();
   Lowered = L.lowered();
+  // The input is no longer needed: free it before the output is built.
+  std::vector<uint32_t>().swap(Words);
   Words = M.emit();
   return PassStatus::SuccessWithChange;
 }
