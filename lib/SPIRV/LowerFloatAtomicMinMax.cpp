@@ -88,6 +88,13 @@ private:
   }
   uint32_t pointee(uint32_t PtrType) const { return M.operand(M.def(PtrType), 1); }
   bool constantValue(uint32_t Id, uint64_t &Value) const;
+  /// M.constantInt, remembered: each lowered atomic asks for the same few.
+  uint32_t constantInt(uint32_t IntType, uint64_t Value) {
+    auto [It, New] = Constants.try_emplace({IntType, Value}, 0);
+    if (New)
+      It->second = M.constantInt(IntType, Value);
+    return It->second;
+  }
 
   bool analyze(InstRef R, Site &S);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
@@ -106,7 +113,8 @@ private:
 
   // ---- emission ----
   struct Builder;
-  void splitAndLower(Function &F, size_t BlockIdx, size_t Pos, Site &S);
+  void lowerBlocks(Function &F);
+  void lowerAtomic(std::vector<Block> &Blocks, Site &S);
 
   Module &M;
   const LoweringOptions &Opts;
@@ -116,6 +124,7 @@ private:
   std::vector<Site> Sites;
   std::unordered_map<InstRef, size_t> SiteOf;
   std::set<unsigned> FlushWidths;
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> Constants;
 
   // Buffer alias: per root variable.
   std::map<uint32_t, std::vector<size_t>> BufferRoots;
@@ -718,6 +727,11 @@ bool Lowering::planSharedRetypes() {
 // ---------------------------------------------------------------------------
 
 void Lowering::mutate() {
+  // A lowered atomic takes some 20 to 80 instructions of about 2 operand
+  // words each.  Reserved capacity is address space until it is written, so
+  // a generous guess costs little and spares the tables the copying (and the
+  // doubled peak) of growing step by step.
+  M.reserve(Sites.size() * 96, Sites.size() * 256);
   buildBufferAliases();
 
   // Workgroup retypes: the variable's type, then every access.  No
@@ -831,17 +845,9 @@ void Lowering::mutate() {
       }
   }
 
-  // Each atomic, in layout order.  Splitting a block moves the rest of it
-  // (with any later atomic) into a new block that the scan reaches next.
+  // Each atomic, in layout order.
   for (Function &F : M.functions())
-    for (size_t BI = 0; BI < F.Blocks.size(); ++BI)
-      for (size_t Pos = 0; Pos < F.Blocks[BI].Body.size(); ++Pos) {
-        auto It = SiteOf.find(F.Blocks[BI].Body[Pos]);
-        if (It == SiteOf.end())
-          continue;
-        splitAndLower(F, BI, Pos, Sites[It->second]);
-        break; // the rest of this block now lives in a later block
-      }
+    lowerBlocks(F);
 
   // Capabilities and the extension.
   bool Remaining[65] = {};
@@ -900,44 +906,106 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
 
 } // namespace
 
-void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
-  const uint32_t OrigLabel = F.Blocks[BI].Label;
-  std::vector<InstRef> Body = std::move(F.Blocks[BI].Body);
-  std::vector<InstRef> Suffix(Body.begin() + Pos + 1, Body.end());
-  Body.resize(Pos);
-
-  // A loop header keeps only its phis, merge and a branch: the code after the
-  // phis moves to a new block so that the back edge still reaches the header.
-  std::vector<Block> Pre;
+void Lowering::lowerBlocks(Function &F) {
+  // The function's blocks are rebuilt into Out in one pass: a block with
+  // atomics is split at each of them, the code between two atomics going to
+  // the last block that the previous lowering left.
+  std::vector<Block> Out;
+  Out.reserve(F.Blocks.size());
+  struct Renamed {
+    uint32_t OrigLabel, Tail;
+    InstRef Terminator;
+  };
+  std::vector<Renamed> Moved;
   const auto IsLoopMerge = [&](InstRef R) { return M.inst(R).Opcode == Op::OpLoopMerge; };
-  if (std::any_of(Suffix.begin(), Suffix.end(), IsLoopMerge)) {
-    Block Header;
-    Header.Label = OrigLabel;
-    Header.LabelInst = F.Blocks[BI].LabelInst;
-    size_t NPhi = 0;
-    while (NPhi < Body.size() && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
-      ++NPhi;
-    Header.Body.assign(Body.begin(), Body.begin() + NPhi);
-    Body.erase(Body.begin(), Body.begin() + NPhi);
-    auto LM = std::find_if(Suffix.begin(), Suffix.end(), IsLoopMerge);
-    Header.Body.push_back(*LM);
-    Suffix.erase(LM);
-    const uint32_t Next = M.newId();
-    Header.Body.push_back(M.create(Op::OpBranch, 0, 0, {Next}, 0b1));
-    Pre.push_back(std::move(Header));
-    F.Blocks[BI].Label = Next;
-    F.Blocks[BI].LabelInst = M.create(Op::OpLabel, 0, Next, {}, 0);
-  }
+  for (Block &B : F.Blocks) {
+    const auto IsSite = [&](InstRef R) { return SiteOf.count(R) != 0; };
+    const auto First = std::find_if(B.Body.begin(), B.Body.end(), IsSite);
+    if (First == B.Body.end()) {
+      Out.push_back(std::move(B));
+      continue;
+    }
+    const uint32_t OrigLabel = B.Label;
+    std::vector<InstRef> Body = std::move(B.Body);
+    const size_t Pos = size_t(First - Body.begin());
+    size_t Next = Pos; // first instruction not yet placed
+    InstRef MovedMerge = Module::NoInst;
 
-  // Emit.  Blocks[0] continues the original block.
-  std::vector<Block> Blocks(1);
-  Blocks[0].Label = F.Blocks[BI].Label;
-  Blocks[0].LabelInst = F.Blocks[BI].LabelInst;
-  Blocks[0].Body = std::move(Body);
+    // A loop header keeps only its phis, merge and a branch: the code after
+    // the phis moves to a new block so that the back edge still reaches the
+    // header.
+    const auto LM = std::find_if(Body.begin() + Pos + 1, Body.end(), IsLoopMerge);
+    if (LM != Body.end()) {
+      Block Header;
+      Header.Label = OrigLabel;
+      Header.LabelInst = B.LabelInst;
+      size_t NPhi = 0;
+      while (NPhi < Pos && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
+        ++NPhi;
+      Header.Body.assign(Body.begin(), Body.begin() + NPhi);
+      MovedMerge = *LM;
+      Header.Body.push_back(MovedMerge);
+      const uint32_t NextLabel = M.newId();
+      Header.Body.push_back(M.create(Op::OpBranch, 0, 0, {NextLabel}, 0b1));
+      Out.push_back(std::move(Header));
+      Block Rest;
+      Rest.Label = NextLabel;
+      Rest.LabelInst = M.create(Op::OpLabel, 0, NextLabel, {}, 0);
+      Rest.Body.assign(Body.begin() + NPhi, Body.begin() + Pos);
+      Out.push_back(std::move(Rest));
+    } else {
+      Block Start;
+      Start.Label = OrigLabel;
+      Start.LabelInst = B.LabelInst;
+      Start.Body.assign(Body.begin(), Body.begin() + Pos);
+      Out.push_back(std::move(Start));
+    }
+    for (; Next < Body.size(); ++Next) {
+      const InstRef R = Body[Next];
+      if (R == MovedMerge)
+        continue;
+      if (auto It = SiteOf.find(R); It != SiteOf.end())
+        lowerAtomic(Out, Sites[It->second]);
+      else
+        Out.back().Body.push_back(R);
+    }
+    if (Out.back().Label != OrigLabel && !Out.back().Body.empty())
+      Moved.push_back({OrigLabel, Out.back().Label, Out.back().Body.back()});
+  }
+  F.Blocks = std::move(Out);
+  if (Moved.empty())
+    return;
+
+  // Phis of the successors: the edge from the original block now leaves
+  // from its last piece.  A successor's phis stay in its first piece, which
+  // keeps the original label.
+  std::unordered_map<uint32_t, size_t> BlockOf;
+  BlockOf.reserve(F.Blocks.size());
+  for (size_t I = 0; I < F.Blocks.size(); ++I)
+    BlockOf.emplace(F.Blocks[I].Label, I);
+  for (const Renamed &Mv : Moved)
+    for (uint32_t Succ : successors(M, Mv.Terminator)) {
+      const auto It = BlockOf.find(Succ);
+      if (It == BlockOf.end())
+        continue;
+      for (InstRef R : F.Blocks[It->second].Body) {
+        if (M.inst(R).Opcode != Op::OpPhi)
+          break;
+        for (uint32_t K = 1; K < M.numOperands(R); K += 2)
+          if (M.operand(R, K) == Mv.OrigLabel)
+            M.setOperand(R, K, Mv.Tail);
+      }
+    }
+}
+
+void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
+  // Appends the lowered atomic to Blocks.back(), and the blocks it needs
+  // after it.
   auto NewBlock = [&](uint32_t Label) {
     Block B;
     B.Label = Label;
     B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+    B.Body.reserve(8); // most blocks of a lowering hold a few instructions
     Blocks.push_back(std::move(B));
   };
   auto Cur = [&]() -> std::vector<InstRef> & { return Blocks.back().Body; };
@@ -952,7 +1020,7 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
 
   const uint32_t UT = M.typeInt(W, false), BT = M.typeBool();
   const uint32_t U32 = M.typeInt(32, false);
-  auto C = [&](uint64_t V) { return M.constantInt(UT, V); };
+  auto C = [&](uint64_t V) { return constantInt(UT, V); };
   // Created on first use, so that a policy without NaN tests adds no NaN
   // constants.
   auto CZero = [&] { return C(0); };
@@ -982,9 +1050,9 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
       R |= SemAcquire;
     if (!(R & SemAcquire))
       R &= ~uint64_t(SemMakeVisible);
-    SemNoRelease = M.constantInt(U32, R);
+    SemNoRelease = constantInt(U32, R);
   } else {
-    SemNoRelease = M.constantInt(U32, 0);
+    SemNoRelease = constantInt(U32, 0);
   }
 
   // ---- the integer pointer ----
@@ -1179,31 +1247,6 @@ void Lowering::splitAndLower(Function &F, size_t BI, size_t Pos, Site &S) {
   }
   if (ResultBits)
     Cur().push_back(M.create(Op::OpBitcast, FloatType, ResultId, {ResultBits}, 0b1));
-
-  // The rest of the original block, and phis of its successors.
-  const uint32_t Tail = CurLabel();
-  Cur().insert(Cur().end(), Suffix.begin(), Suffix.end());
-  if (Tail != OrigLabel && !Suffix.empty())
-    for (uint32_t Succ : successors(M, Suffix.back()))
-      for (Block &B : F.Blocks) {
-        if (B.Label != Succ)
-          continue;
-        for (InstRef R : B.Body) {
-          if (M.inst(R).Opcode != Op::OpPhi)
-            break;
-          for (uint32_t K = 1; K < M.numOperands(R); K += 2)
-            if (M.operand(R, K) == OrigLabel)
-              M.setOperand(R, K, Tail);
-        }
-      }
-
-  // Splice: [Pre...] Blocks... replace F.Blocks[BI].
-  std::vector<Block> All = std::move(Pre);
-  for (Block &B : Blocks)
-    All.push_back(std::move(B));
-  F.Blocks.erase(F.Blocks.begin() + BI);
-  F.Blocks.insert(F.Blocks.begin() + BI, std::make_move_iterator(All.begin()),
-                  std::make_move_iterator(All.end()));
 }
 
 } // namespace
@@ -1239,6 +1282,8 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
     return PassStatus::SuccessWithoutChange;
   L.mutate();
   Lowered = L.lowered();
+  // The input is no longer needed: free it before the output is built.
+  std::vector<uint32_t>().swap(Words);
   Words = M.emit();
   return PassStatus::SuccessWithChange;
 }

@@ -306,27 +306,46 @@ InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
 }
 
 std::vector<uint32_t> Module::emit() const {
-  std::vector<uint32_t> Out;
-  Out.reserve(Arena.size() + Insts.size() * 3 + 5);
-  Out.insert(Out.end(), {spv::MagicNumber, Version, Generator, Bound, Schema});
+  size_t Size = 5;
+  auto Count = [&](InstRef R) {
+    const Inst &I = Insts[R];
+    Size += 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + I.Count;
+  };
+  for (const auto &S : Sections)
+    for (InstRef R : S)
+      Count(R);
+  for (const Function &F : Functions) {
+    Count(F.Def);
+    for (InstRef P : F.Params)
+      Count(P);
+    for (const Block &B : F.Blocks) {
+      Count(B.LabelInst);
+      for (InstRef R : B.Body)
+        Count(R);
+    }
+    Count(F.End);
+  }
+  std::vector<uint32_t> Out(Size);
+  uint32_t *P = Out.data();
+  for (uint32_t W : {spv::MagicNumber, Version, Generator, Bound, Schema})
+    *P++ = W;
   auto Put = [&](InstRef R) {
     const Inst &I = Insts[R];
     const uint32_t N = 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + I.Count;
-    Out.push_back((N << 16) | uint32_t(I.Opcode));
+    *P++ = (N << 16) | uint32_t(I.Opcode);
     if (I.TypeId)
-      Out.push_back(I.TypeId);
+      *P++ = I.TypeId;
     if (I.ResultId)
-      Out.push_back(I.ResultId);
-    Out.insert(Out.end(), Arena.begin() + I.Begin,
-               Arena.begin() + I.Begin + I.Count);
+      *P++ = I.ResultId;
+    P = std::copy_n(Arena.data() + I.Begin, I.Count, P);
   };
   for (const auto &S : Sections)
     for (InstRef R : S)
       Put(R);
   for (const Function &F : Functions) {
     Put(F.Def);
-    for (InstRef P : F.Params)
-      Put(P);
+    for (InstRef Param : F.Params)
+      Put(Param);
     for (const Block &B : F.Blocks) {
       Put(B.LabelInst);
       for (InstRef R : B.Body)
@@ -335,6 +354,11 @@ std::vector<uint32_t> Module::emit() const {
     Put(F.End);
   }
   return Out;
+}
+
+void Module::reserve(size_t NumInsts, size_t NumWords) {
+  Insts.reserve(Insts.size() + NumInsts);
+  Arena.reserve(Arena.size() + NumWords);
 }
 
 // ---- uses ------------------------------------------------------------------
@@ -429,7 +453,7 @@ uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId,
     const Inst &I = Insts[R];
     if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == Ops.size() &&
         std::equal(Ops.begin(), Ops.end(), Arena.begin() + I.Begin) &&
-        decorationsOf(I.ResultId).empty())
+        !isDecorated(I.ResultId))
       return I.ResultId;
   }
   const uint32_t Id = newId();
@@ -509,24 +533,42 @@ void Module::removeExtension(const std::string &Name) {
           S.end());
 }
 
-std::vector<InstRef> Module::decorationsOf(uint32_t Id) const {
-  std::vector<InstRef> Out;
-  for (InstRef R : section(Section::Annotation)) {
+void Module::indexDecorations() const {
+  const std::vector<InstRef> &Annotations = section(Section::Annotation);
+  if (Annotations.size() < DecoIndexed) {
+    DecoIndex.clear();
+    DecoIndexed = 0;
+  }
+  for (; DecoIndexed < Annotations.size(); ++DecoIndexed) {
+    const InstRef R = Annotations[DecoIndexed];
     const Inst &I = Insts[R];
     if ((I.Opcode == Op::OpDecorate || I.Opcode == Op::OpDecorateId ||
          I.Opcode == Op::OpMemberDecorate || I.Opcode == Op::OpDecorateString ||
          I.Opcode == Op::OpMemberDecorateString) &&
-        I.Count > 0 && operand(R, 0) == Id)
-      Out.push_back(R);
+        I.Count > 0)
+      DecoIndex[operand(R, 0)].push_back(R);
   }
-  return Out;
+}
+
+std::vector<InstRef> Module::decorationsOf(uint32_t Id) const {
+  indexDecorations();
+  const auto It = DecoIndex.find(Id);
+  return It == DecoIndex.end() ? std::vector<InstRef>{} : It->second;
+}
+
+bool Module::isDecorated(uint32_t Id) const {
+  indexDecorations();
+  return DecoIndex.count(Id) != 0;
 }
 
 bool Module::hasDecoration(uint32_t Id, spv::Decoration D) const {
-  for (InstRef R : section(Section::Annotation)) {
+  indexDecorations();
+  const auto It = DecoIndex.find(Id);
+  if (It == DecoIndex.end())
+    return false;
+  for (InstRef R : It->second) {
     const Inst &I = Insts[R];
-    if (I.Opcode == Op::OpDecorate && I.Count >= 2 && operand(R, 0) == Id &&
-        operand(R, 1) == uint32_t(D))
+    if (I.Opcode == Op::OpDecorate && I.Count >= 2 && operand(R, 1) == uint32_t(D))
       return true;
   }
   return false;

@@ -36,16 +36,18 @@ using spv::Op;
 
 /// One instruction.  Operands live in Module::Arena[Begin, Begin + Count).
 struct Inst {
+  /// Bit i set: operand word i is an id (only the first 64 words; longer
+  /// instructions set IdTail: every word from 64 on is an id).
+  uint64_t IdMask = 0;
   Op Opcode = Op::OpNop;
   uint32_t TypeId = 0;
   uint32_t ResultId = 0;
   uint32_t Begin = 0;
-  uint32_t Count = 0;
-  /// Bit i set: operand word i is an id (only the first 64 words; longer
-  /// instructions set IdTail: every word from 64 on is an id).
-  uint64_t IdMask = 0;
-  bool IdTail = false;
+  uint32_t Count : 31;
+  uint32_t IdTail : 1;
+  Inst() : Count(0), IdTail(0) {}
 };
+static_assert(sizeof(Inst) == 32, "Inst is meant to stay at 32 bytes");
 
 using InstRef = uint32_t; ///< index into Module::Insts
 
@@ -95,6 +97,11 @@ public:
 
   /// Writes the module, with the current id bound.
   std::vector<uint32_t> emit() const;
+
+  /// Makes room for \p NumInsts more instructions with \p NumWords more
+  /// operand words, so that a pass that knows roughly how much it will add
+  /// spares the tables the copies of repeated growth.
+  void reserve(size_t NumInsts, size_t NumWords);
 
   // ---- instructions -----------------------------------------------------
   const Inst &inst(InstRef R) const { return Insts[R]; }
@@ -157,8 +164,10 @@ public:
   void removeCapability(spv::Capability C);
   bool hasExtension(const std::string &Name) const;
   void removeExtension(const std::string &Name);
-  /// Decorations (OpDecorate, OpDecorateId, OpMemberDecorate) naming \p Id.
+  /// Decorations (OpDecorate, OpDecorateId, OpMemberDecorate,
+  /// OpDecorateString, OpMemberDecorateString) naming \p Id, in layout order.
   std::vector<InstRef> decorationsOf(uint32_t Id) const;
+  bool isDecorated(uint32_t Id) const;
   bool hasDecoration(uint32_t Id, spv::Decoration D) const;
   void addDecoration(uint32_t Id, spv::Decoration D, std::initializer_list<uint32_t> Literals = {});
   /// For OpTypeInt/OpTypeFloat: the width; 0 otherwise.
@@ -185,6 +194,13 @@ private:
   std::unordered_multimap<uint64_t, uint32_t> TypeConstIndex;
   bool IndexBuilt = false;
   void buildTypeConstIndex();
+
+  // Decorations per id: the annotation section's first DecoIndexed entries,
+  // indexed.  Passes only append to that section; the index catches up on
+  // the new entries when queried (and is rebuilt if the section shrank).
+  mutable std::unordered_map<uint32_t, std::vector<InstRef>> DecoIndex;
+  mutable size_t DecoIndexed = 0;
+  void indexDecorations() const;
 
   // Uses in compressed form: UseBegin[id]..UseBegin[id+1] in UseList.
   std::vector<uint32_t> UseBegin;
