@@ -465,9 +465,10 @@ private:
   Value *Bits = nullptr;           ///< the operand's bits
   Value *BitsIsNaN = nullptr;      ///< number and propagate
   Value *Operand = nullptr;        ///< after the NaN pattern rewrite
-  Value *OrderedOperand = nullptr; ///< U(Operand)
-  Value *OrderedBits = nullptr;    ///< U(Bits), for number and fast combine
-  Value *BitsIsNumber = nullptr;   ///< !BitsIsNaN, for number's combine
+  // Loop invariants of emitCombine.
+  Value *OrderedOperand = nullptr; ///< U(Operand), propagate
+  Value *OrderedBits = nullptr;    ///< U(Bits), number and fast
+  Value *BitsIsNumber = nullptr;   ///< !BitsIsNaN, number
 
   BasicBlock *Done = nullptr;
   PHINode *Result = nullptr; ///< the old word; null when the result is unused
@@ -479,23 +480,28 @@ void AtomicLowering::emitOperands() {
                  : cast<CallInst>(Inst).getArgOperand(DxilArgValue);
   Bits = Builder.CreateBitCast(V, LaneTy, "fatomic.bits");
   Operand = Bits;
-  if (Policy != NanPolicy::Fast) {
-    BitsIsNaN = emitIsNaN(Bits);
-    // number: a NaN operand becomes the pattern that leaves memory as it is;
-    // propagate: the NaN that no later op displaces.
-    uint64_t Pattern = Policy == NanPolicy::Number
-                           ? identityPattern(Op, LaneBits)
-                           : stickyPattern(Op, LaneBits);
-    Operand = Builder.CreateSelect(BitsIsNaN, laneConstant(Pattern), Bits);
-  }
-  OrderedOperand = emitOrdered(Operand);
+  if (Policy == NanPolicy::Fast)
+    return;
+  BitsIsNaN = emitIsNaN(Bits);
+  // number's compare-exchange combines the raw bits; everything else works
+  // on the rewritten operand.
+  if (UseCasLoop && Policy == NanPolicy::Number)
+    return;
+  // number: a NaN operand becomes the pattern that leaves memory as it is;
+  // propagate: the NaN that no later op displaces.
+  uint64_t Pattern = Policy == NanPolicy::Number
+                         ? identityPattern(Op, LaneBits)
+                         : stickyPattern(Op, LaneBits);
+  Operand = Builder.CreateSelect(BitsIsNaN, laneConstant(Pattern), Bits);
 }
 
 /// The loop-invariant inputs of emitCombine, emitted before the loop.
 void AtomicLowering::emitCombineInvariants() {
-  if (Policy == NanPolicy::Propagate)
+  if (Policy == NanPolicy::Propagate) {
+    OrderedOperand = emitOrdered(Operand);
     return;
-  OrderedBits = Operand == Bits ? OrderedOperand : emitOrdered(Bits);
+  }
+  OrderedBits = emitOrdered(Bits);
   if (Policy == NanPolicy::Number)
     BitsIsNumber = Builder.CreateNot(BitsIsNaN);
 }
@@ -653,7 +659,7 @@ void AtomicLowering::run() {
         Builder.SetInsertPoint(Check);
       }
       // The early-out proper: skip the RMW when the operand cannot win.
-      Value *Wins = emitWins(emitOrdered(Cur), OrderedOperand);
+      Value *Wins = emitWins(emitOrdered(Cur), emitOrdered(Operand));
       BasicBlock *Rmw = newBlock("fatomic.rmw");
       if (Result)
         Result->addIncoming(Cur, Builder.GetInsertBlock());
