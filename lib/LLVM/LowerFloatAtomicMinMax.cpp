@@ -3,6 +3,14 @@
 // The LLVM IR emitter of the algorithm in fatomic/LoweringModel.h; see
 // fatomic/LLVM/LowerFloatAtomicMinMax.h for what is rewritten and how.
 //
+// Comparisons are written per sign, as the integer atomic that the operand
+// dispatches to would make them; for every pair of bit patterns that is the
+// same relation as the model's comparison in the order-preserving map U.
+// Values and the combination of the compare-exchange loops are integers
+// throughout: a NaN never reaches a float compare, so no loop can spin on it.
+// New values are left unnamed (naming them took about a third of the pass's
+// time in opt); blocks are named fatomic.*.
+//
 // The pass first collects every float min/max atomic of the function and
 // reports the DXIL calls it cannot lower, then rewrites the collected atomics
 // in reverse order, so that each block split moves only the instructions that
@@ -11,11 +19,11 @@
 // Shape of the output for one atomic (dispatch strategy, early-out allowed,
 // `number` policy; the other variants drop blocks from it):
 //
-//   entry:   b = bitcast v; op = isnan(b) ? identity : b
+//   entry:   b = bitcast v; op = isnan(b) ? identity : b; neg = op <s 0
 //            cur = load atomic (monotonic | acquire)
 //            br isnan(cur), fixup, check                  ; unlikely
-//   check:   br U(op) cannot beat U(cur), done, rmw
-//   rmw:     br signbit(op), neg, pos
+//   check:   br (neg ? op >u cur : op <s cur), rmw, done  ; would it change?
+//   rmw:     br neg, neg-block, pos-block
 //   pos/neg: old = atomicrmw min|max / umax|umin (the only RMW)
 //   join:    br isnan(old), fixup, done                   ; unlikely
 //   fixup:   cmpxchg loop storing the policy's combination
@@ -372,9 +380,10 @@ private:
 class AtomicLowering {
 public:
   AtomicLowering(const FloatAtomic &A, AtomicWord &Word, IntegerType *WordTy,
-                 NanPolicy Policy, Strategy Strat, bool EarlyOutWanted)
+                 NanPolicy Policy, Strategy Strat, bool EarlyOutWanted,
+                 MDNode *UnlikelyWeights)
       : Inst(*A.Inst), Op(A.Op), Policy(Policy), Word(Word), WordTy(WordTy),
-        Builder(Inst.getContext()) {
+        UnlikelyWeights(UnlikelyWeights), Builder(Inst.getContext()) {
     Type *FPTy = Inst.getType();
     LaneTy = FPTy->getWithNewType(
         Type::getIntNTy(Inst.getContext(),
@@ -383,7 +392,6 @@ public:
     // The exponent mask is the bit pattern of +inf.
     APInt Inf = APFloat::getInf(FPTy->getScalarType()->getFltSemantics())
                     .bitcastToAPInt();
-    SignBit = ConstantInt::get(LaneTy, APInt::getSignMask(LaneBits));
     MagnitudeMask = ConstantInt::get(LaneTy, APInt::getSignedMaxValue(LaneBits));
     InfBits = ConstantInt::get(LaneTy, Inf);
     if (auto Ordering = Word.earlyOutOrdering(); Ordering && EarlyOutWanted)
@@ -400,15 +408,27 @@ private:
     return Builder.CreateICmpUGT(Builder.CreateAnd(Lanes, MagnitudeMask),
                                  InfBits);
   }
-  /// U(x) = x ^ (sign(x) ? ~0 : signbit): the order-preserving map.
-  Value *emitOrdered(Value *Lanes) {
-    Value *Spread = Builder.CreateAShr(Lanes, LaneBits - 1);
-    return Builder.CreateXor(Lanes, Builder.CreateOr(Spread, SignBit));
+  /// Whether an operand \p X, whose sign test is \p XNegative, wins over
+  /// \p Cur: whether the integer atomic that X dispatches to would change
+  /// Cur (min: X <s Cur, or X >u Cur for a set sign bit; max: X >s Cur, or
+  /// X <u Cur).  For every pair of bit patterns this is the relation
+  /// "U(X) beats U(Cur)" of the model (OrderMap.h), written with one compare
+  /// per sign instead of mapping both values.
+  Value *emitWins(Value *Cur, Value *X, Value *XNegative) {
+    const bool Min = Op == FloatOp::Min;
+    auto Positive = [&] {
+      return Min ? Builder.CreateICmpSLT(X, Cur) : Builder.CreateICmpSGT(X, Cur);
+    };
+    auto Negative = [&] {
+      return Min ? Builder.CreateICmpUGT(X, Cur) : Builder.CreateICmpULT(X, Cur);
+    };
+    if (auto *C = dyn_cast<ConstantInt>(XNegative))
+      return C->isOne() ? Negative() : Positive();
+    Value *IfPositive = Positive();
+    return Builder.CreateSelect(XNegative, Negative(), IfPositive);
   }
-  /// True where an operand ordered as \p UOperand beats \p UCur.
-  Value *emitWins(Value *UCur, Value *UOperand) {
-    return Op == FloatOp::Min ? Builder.CreateICmpULT(UOperand, UCur)
-                              : Builder.CreateICmpUGT(UOperand, UCur);
+  Value *emitIsNegative(Value *X) {
+    return Builder.CreateICmpSLT(X, Constant::getNullValue(LaneTy));
   }
   /// A & B, folding the constant cases (IRBuilder folds only two constants).
   Value *emitAnd(Value *A, Value *B) {
@@ -446,8 +466,7 @@ private:
               bool TrueIsRare) {
     BranchInst *Br = Builder.CreateCondBr(Cond, True, False);
     if (TrueIsRare)
-      Br->setMetadata(LLVMContext::MD_prof,
-                      MDBuilder(Inst.getContext()).createUnlikelyBranchWeights());
+      Br->setMetadata(LLVMContext::MD_prof, UnlikelyWeights);
   }
 
   Instruction &Inst;
@@ -455,9 +474,10 @@ private:
   NanPolicy Policy;
   AtomicWord &Word;
   IntegerType *WordTy;
+  MDNode *UnlikelyWeights;
   Type *LaneTy;
   unsigned LaneBits;
-  Constant *SignBit, *MagnitudeMask, *InfBits;
+  Constant *MagnitudeMask, *InfBits;
   std::optional<AtomicOrdering> EarlyOutOrdering;
   bool UseCasLoop;
   IRBuilder<> Builder;
@@ -465,10 +485,10 @@ private:
   Value *Bits = nullptr;           ///< the operand's bits
   Value *BitsIsNaN = nullptr;      ///< number and propagate
   Value *Operand = nullptr;        ///< after the NaN pattern rewrite
+  Value *OperandIsNegative = nullptr; ///< picks the dispatched atomic
   // Loop invariants of emitCombine.
-  Value *OrderedOperand = nullptr; ///< U(Operand), propagate
-  Value *OrderedBits = nullptr;    ///< U(Bits), number and fast
-  Value *BitsIsNumber = nullptr;   ///< !BitsIsNaN, number
+  Value *BitsAreNegative = nullptr; ///< number and fast
+  Value *BitsIsNumber = nullptr;    ///< !BitsIsNaN, number
 
   BasicBlock *Done = nullptr;
   PHINode *Result = nullptr; ///< the old word; null when the result is unused
@@ -478,7 +498,7 @@ void AtomicLowering::emitOperands() {
   Value *V = isa<AtomicRMWInst>(Inst)
                  ? cast<AtomicRMWInst>(Inst).getValOperand()
                  : cast<CallInst>(Inst).getArgOperand(DxilArgValue);
-  Bits = Builder.CreateBitCast(V, LaneTy, "fatomic.bits");
+  Bits = Builder.CreateBitCast(V, LaneTy);
   Operand = Bits;
   if (Policy == NanPolicy::Fast)
     return;
@@ -498,10 +518,10 @@ void AtomicLowering::emitOperands() {
 /// The loop-invariant inputs of emitCombine, emitted before the loop.
 void AtomicLowering::emitCombineInvariants() {
   if (Policy == NanPolicy::Propagate) {
-    OrderedOperand = emitOrdered(Operand);
+    OperandIsNegative = emitIsNegative(Operand);
     return;
   }
-  OrderedBits = emitOrdered(Bits);
+  BitsAreNegative = emitIsNegative(Bits);
   if (Policy == NanPolicy::Number)
     BitsIsNumber = Builder.CreateNot(BitsIsNaN);
 }
@@ -510,12 +530,12 @@ void AtomicLowering::emitCombineInvariants() {
 /// LoweringModel.h, lane by lane.
 Value *AtomicLowering::emitCombine(Value *CurWord) {
   Value *Cur = toLanes(CurWord);
-  Value *UCur = emitOrdered(Cur);
   Value *New = nullptr;
   switch (Policy) {
   case NanPolicy::Number: {
     // NaN operand: keep; NaN in memory or a better operand: take the operand.
-    Value *Take = Builder.CreateOr(emitIsNaN(Cur), emitWins(UCur, OrderedBits));
+    Value *Take = Builder.CreateOr(emitIsNaN(Cur),
+                                   emitWins(Cur, Bits, BitsAreNegative));
     New = Builder.CreateSelect(emitAnd(Take, BitsIsNumber), Bits, Cur);
     break;
   }
@@ -523,12 +543,12 @@ Value *AtomicLowering::emitCombine(Value *CurWord) {
     // NaN in memory: keep; otherwise the operand (a NaN already being the
     // sticky pattern, which beats every number) if it wins.
     Value *Take = emitAnd(Builder.CreateNot(emitIsNaN(Cur)),
-                          emitWins(UCur, OrderedOperand));
+                          emitWins(Cur, Operand, OperandIsNegative));
     New = Builder.CreateSelect(Take, Operand, Cur);
     break;
   }
   case NanPolicy::Fast:
-    New = Builder.CreateSelect(emitWins(UCur, OrderedBits), Bits, Cur);
+    New = Builder.CreateSelect(emitWins(Cur, Bits, BitsAreNegative), Bits, Cur);
     break;
   }
   return toWord(New);
@@ -548,7 +568,7 @@ void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged,
   Builder.CreateBr(Loop);
 
   Builder.SetInsertPoint(Loop);
-  PHINode *Cur = Builder.CreatePHI(WordTy, 2, "fatomic.cas.cur");
+  PHINode *Cur = Builder.CreatePHI(WordTy, 2);
   Cur->addIncoming(Init, Preheader);
   Value *New = emitCombine(Cur);
   Value *Old = ResultValue ? ResultValue : Cur;
@@ -572,7 +592,7 @@ void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged,
 /// returned; otherwise the old word is returned, available in the block the
 /// builder is left in.
 Value *AtomicLowering::emitDispatch(bool BranchToDone) {
-  Value *Negative = Builder.CreateICmpSLT(Operand, ConstantInt::get(LaneTy, 0));
+  Value *Negative = OperandIsNegative;
   // A constant operand needs no branch.
   if (auto *C = dyn_cast<ConstantInt>(Negative)) {
     Value *Old = Word.emitMinMax(Builder, dispatchOp(Op, C->isOne()), Operand);
@@ -598,7 +618,7 @@ Value *AtomicLowering::emitDispatch(bool BranchToDone) {
   PHINode *Old = Result;
   if (!BranchToDone) {
     Builder.SetInsertPoint(Join);
-    Old = Builder.CreatePHI(WordTy, 2, "fatomic.rmw.old");
+    Old = Builder.CreatePHI(WordTy, 2);
   }
   if (Old) {
     Old->addIncoming(PosOld, Pos);
@@ -614,7 +634,7 @@ void AtomicLowering::run() {
   Builder.SetInsertPoint(Entry);
   Builder.SetCurrentDebugLocation(Inst.getDebugLoc());
   if (!Inst.use_empty()) {
-    Result = PHINode::Create(WordTy, 4, "fatomic.old");
+    Result = PHINode::Create(WordTy, 4);
     Result->insertBefore(Done->begin());
   }
 
@@ -628,6 +648,7 @@ void AtomicLowering::run() {
     emitCasLoop(Init, /*SkipUnchanged=*/EarlyOutOrdering.has_value(),
                 /*ResultValue=*/nullptr);
   } else {
+    OperandIsNegative = emitIsNegative(Operand);
     // number's fix-up: a compare-exchange loop entered with a NaN word; the
     // op's result is that word.
     BasicBlock *FixUp = nullptr;
@@ -635,7 +656,7 @@ void AtomicLowering::run() {
     auto BranchToFixUpIfNaN = [&](Value *Old, BasicBlock *Otherwise) {
       if (!FixUp) {
         FixUp = newBlock("fatomic.fixup");
-        FixUpStart = PHINode::Create(WordTy, 2, "fatomic.fixup.old", FixUp);
+        FixUpStart = PHINode::Create(WordTy, 2, "", FixUp);
       }
       BasicBlock *From = Builder.GetInsertBlock();
       FixUpStart->addIncoming(Old, From);
@@ -659,7 +680,7 @@ void AtomicLowering::run() {
         Builder.SetInsertPoint(Check);
       }
       // The early-out proper: skip the RMW when the operand cannot win.
-      Value *Wins = emitWins(emitOrdered(Cur), emitOrdered(Operand));
+      Value *Wins = emitWins(Cur, Operand, OperandIsNegative);
       BasicBlock *Rmw = newBlock("fatomic.rmw");
       if (Result)
         Result->addIncoming(Cur, Builder.GetInsertBlock());
@@ -722,12 +743,14 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
   if (Atomics.empty())
     return PreservedAnalyses::all();
 
+  MDNode *Unlikely = MDBuilder(F.getContext()).createUnlikelyBranchWeights();
   // Reverse order: each split then moves only the tail up to the next atomic.
   for (const FloatAtomic &A : reverse(Atomics)) {
     IntegerType *WordTy = wordType(A.Inst->getType());
     const NanPolicy Policy = Options.policyFor(A.DefaultPolicy);
     auto Lower = [&](AtomicWord &Word) {
-      AtomicLowering(A, Word, WordTy, Policy, Options.Strat, Options.EarlyOut)
+      AtomicLowering(A, Word, WordTy, Policy, Options.Strat, Options.EarlyOut,
+                     Unlikely)
           .run();
     };
     if (auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst)) {

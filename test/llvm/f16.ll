@@ -10,6 +10,7 @@ define half @fmin(ptr %p, half %v) {
 ; CHECK-NEXT:    [[MAG:%.*]] = and i16 [[BITS]], 32767
 ; CHECK-NEXT:    [[VNAN:%.*]] = icmp ugt i16 [[MAG]], 31744
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i16 32767, i16 [[BITS]]
+; CHECK-NEXT:    icmp slt i16 [[OP]], 0
 ; CHECK-NEXT:    load atomic i16, ptr %p monotonic, align 2
 ; CHECK:         atomicrmw min ptr %p, i16 [[OP]] monotonic, align 2
 ; CHECK:         atomicrmw umax ptr %p, i16 [[OP]] monotonic, align 2

@@ -11,11 +11,13 @@ define double @fmax(ptr %p, double %v) {
 ; CHECK:         [[BITS:%.*]] = bitcast double %v to i64
 ; CHECK:         [[VNAN:%.*]] = icmp ugt i64 {{%.*}}, 9218868437227405312
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i64 -1, i64 [[BITS]]
+; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i64 [[OP]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i64, ptr %p acquire, align 8
-; CHECK:         [[WINS:%.*]] = icmp ugt i64 {{%.*}}, {{%.*}}
+; CHECK:         [[SGT:%.*]] = icmp sgt i64 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[ULT:%.*]] = icmp ult i64 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[WINS:%.*]] = select i1 [[NEG]], i1 [[ULT]], i1 [[SGT]]
 ; CHECK-NEXT:    br i1 [[WINS]], label %fatomic.rmw, label %fatomic.done
 ; CHECK:       fatomic.rmw:
-; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i64 [[OP]], 0
 ; CHECK-NEXT:    br i1 [[NEG]], label %fatomic.umin, label %fatomic.smax
 ; CHECK:       fatomic.smax:
 ; CHECK-NEXT:    atomicrmw max ptr %p, i64 [[OP]] acquire, align 8

@@ -2,7 +2,9 @@
 ; early-out): the whole shape of the lowering.
 ;  - the operand's bits, a NaN operand replaced by the identity 0x7FFFFFFF;
 ;  - an atomic load (same ordering) and the NaN-in-memory test;
-;  - the early-out compare in the U order (x ^ (ashr x, 31 | signbit));
+;  - the early-out test: would the integer atomic the operand dispatches to
+;    change memory (slt for min's smin, ugt for its umax: the U-order
+;    comparison of the model, one compare per sign);
 ;  - exactly one of atomicrmw min / umax, chosen by the sign bit;
 ;  - the fix-up cmpxchg loop for a NaN seen in memory;
 ;  - the result, the first value the atomics saw, bitcast back to float.
@@ -17,24 +19,20 @@ define float @fmin(ptr %p, float %v) {
 ; CHECK-NEXT:    [[MAG:%.*]] = and i32 [[BITS]], 2147483647
 ; CHECK-NEXT:    [[VNAN:%.*]] = icmp ugt i32 [[MAG]], 2139095040
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i32 2147483647, i32 [[BITS]]
+; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[OP]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK-NEXT:    [[CMAG:%.*]] = and i32 [[CUR]], 2147483647
 ; CHECK-NEXT:    [[CNAN:%.*]] = icmp ugt i32 [[CMAG]], 2139095040
 ; CHECK-NEXT:    br i1 [[CNAN]], label %[[FIXUP:.*]], label %[[CHECK:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       [[CHECK]]:
-; CHECK-NEXT:    [[OS:%.*]] = ashr i32 [[OP]], 31
-; CHECK-NEXT:    [[OM:%.*]] = or i32 [[OS]], -2147483648
-; CHECK-NEXT:    [[UOP:%.*]] = xor i32 [[OP]], [[OM]]
-; CHECK-NEXT:    [[CS:%.*]] = ashr i32 [[CUR]], 31
-; CHECK-NEXT:    [[CM:%.*]] = or i32 [[CS]], -2147483648
-; CHECK-NEXT:    [[UCUR:%.*]] = xor i32 [[CUR]], [[CM]]
-; CHECK-NEXT:    [[WINS:%.*]] = icmp ult i32 [[UOP]], [[UCUR]]
+; CHECK-NEXT:    [[SLT:%.*]] = icmp slt i32 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[UGT:%.*]] = icmp ugt i32 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[WINS:%.*]] = select i1 [[NEG]], i1 [[UGT]], i1 [[SLT]]
 ; CHECK-NEXT:    br i1 [[WINS]], label %[[RMW:.*]], label %[[DONE:fatomic.done]]
 ; CHECK:       [[FIXUP]]:
 ; CHECK-NEXT:    [[START:%.*]] = phi i32 [ [[CUR]], %{{.*}} ], [ [[OLD:%.*]], %[[JOIN:.*]] ]
 ; CHECK:         br label %[[LOOP:.*]]
 ; CHECK:       [[RMW]]:
-; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[OP]], 0
 ; CHECK-NEXT:    br i1 [[NEG]], label %[[UMAX:.*]], label %[[SMIN:.*]]
 ; CHECK:       [[SMIN]]:
 ; CHECK-NEXT:    [[O1:%.*]] = atomicrmw min ptr %p, i32 [[OP]] monotonic, align 4

@@ -10,6 +10,7 @@ define float @fminimum(ptr %p, float %v) {
 ; CHECK-LABEL: define float @fminimum(
 ; CHECK:         [[VNAN:%.*]] = icmp ugt i32 {{%.*}}, 2139095040
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i32 -1, i32 {{%.*}}
+; CHECK-NEXT:    icmp slt i32 [[OP]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK-NEXT:    [[CMAG:%.*]] = and i32 [[CUR]], 2147483647
 ; CHECK-NEXT:    [[CNAN:%.*]] = icmp ugt i32 [[CMAG]], 2139095040

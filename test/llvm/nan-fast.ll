@@ -7,10 +7,11 @@
 define float @fast(ptr %p, float %v) {
 ; CHECK-LABEL: define float @fast(
 ; CHECK-NEXT:    [[BITS:%.*]] = bitcast float %v to i32
+; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[BITS]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK-NOT:     2139095040
-; CHECK:         icmp ult i32
-; CHECK:         [[NEG:%.*]] = icmp slt i32 [[BITS]], 0
+; CHECK:         icmp slt i32 [[BITS]], [[CUR]]
+; CHECK:         br i1 [[NEG]], label %fatomic.umax, label %fatomic.smin
 ; CHECK:         atomicrmw min ptr %p, i32 [[BITS]] monotonic
 ; CHECK:         atomicrmw umax ptr %p, i32 [[BITS]] monotonic
 ; CHECK-NOT:     cmpxchg

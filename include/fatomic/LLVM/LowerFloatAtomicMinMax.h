@@ -15,8 +15,9 @@
 //        syncscope, volatility and alignment carry over to every integer
 //        atomic.  Before it, for monotonic and acquire non-volatile atomics,
 //        an atomic load of the same ordering reads memory and skips the
-//        read-modify-write when the operand cannot change it (compared in the
-//        order-preserving map U of OrderMap.h).  A vector of FP lanes
+//        read-modify-write when the operand cannot change it (the integer
+//        compare of the dispatched atomic, which orders values exactly as the
+//        map U of OrderMap.h does).  A vector of FP lanes
 //        (<2 x half> and the like) becomes a cmpxchg loop on its integer word.
 //
 //   call @dx.op.atomicBinOp.f32/.f64(i32 78, %dx.types.Handle, i32 op,
