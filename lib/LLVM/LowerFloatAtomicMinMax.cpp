@@ -411,9 +411,10 @@ private:
   /// Whether an operand \p X, whose sign test is \p XNegative, wins over
   /// \p Cur: whether the integer atomic that X dispatches to would change
   /// Cur (min: X <s Cur, or X >u Cur for a set sign bit; max: X >s Cur, or
-  /// X <u Cur).  For every pair of bit patterns this is the relation
-  /// "U(X) beats U(Cur)" of the model (OrderMap.h), written with one compare
-  /// per sign instead of mapping both values.
+  /// X <u Cur).  This is the relation "U(X) beats U(Cur)" of the model
+  /// (OrderMap.h), NaN patterns included (checked over every pair of
+  /// binary16 patterns), written with one compare per sign instead of
+  /// mapping both values.
   Value *emitWins(Value *Cur, Value *X, Value *XNegative) {
     const bool Min = Op == FloatOp::Min;
     auto Positive = [&] {
