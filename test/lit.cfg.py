@@ -2,6 +2,7 @@
 # lit configuration for fatomic.  Paths come from lit.site.cfg.py.
 
 import os
+import platform
 import sys
 
 import lit.formats
@@ -23,6 +24,8 @@ subs = [
     ("%fatomic-opt", os.path.join(config.fatomic_tools_dir, "fatomic-opt")),
     ("%fatomic-selfcheck", os.path.join(config.fatomic_tools_dir, "fatomic-selfcheck")),
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
+    ("%fatomic-llvm-exec",
+     os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
     ("%fatomic_plugin", config.fatomic_plugin),
     ("%spirv-as", config.spirv_as),
     ("%spirv-dis", config.spirv_dis),
@@ -53,5 +56,10 @@ config.substitutions.append(("not ", config.not_tool + " "))
 
 if config.fatomic_plugin:
     config.available_features.add("llvm-plugin")
+# Lowered kernels compiled with clang and run on this machine.
+if (config.fatomic_plugin and config.clang and
+        platform.machine() in ("x86_64", "AMD64") and
+        os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec"))):
+    config.available_features.add("x86-64-exec")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")

@@ -1,0 +1,117 @@
+//===- fatomic/LLVM/LowerFloatAtomicMinMax.h - The LLVM pass ----*- C++ -*-===//
+//
+// Pass `lower-float-atomic-minmax` for LLVM IR (LLVM 22, new pass manager).
+//
+// Rewrites float atomic min/max into integer atomics on the same memory, so
+// that the memory keeps plain IEEE bits and every other access to it is
+// untouched (DESIGN.md sections 1 and 3):
+//
+//   atomicrmw fmin|fmax|fminimum|fmaximum  on half, bfloat, float, double,
+//        in any address space (addrspace(3) groupshared included) and
+//        syncscope.  With b = bitcast of the operand to iN, exactly one of
+//          fmin: atomicrmw min  (sign of b clear) | atomicrmw umax (set)
+//          fmax: atomicrmw max  (sign of b clear) | atomicrmw umin (set)
+//        executes, selected by a branch on the sign bit.  The ordering,
+//        syncscope, volatility and alignment carry over to every integer
+//        atomic.  Before it, for monotonic and acquire non-volatile atomics,
+//        an atomic load of the same ordering reads memory and skips the
+//        read-modify-write when the operand cannot change it (the integer
+//        compare of the dispatched atomic, which orders values exactly as the
+//        map U of OrderMap.h does).  A vector of FP lanes
+//        (<2 x half> and the like) becomes a cmpxchg loop on its integer word.
+//
+//   call @dx.op.atomicBinOp.f32/.f64(i32 78, %dx.types.Handle, i32 op,
+//                                    i32 c0, i32 c1, i32 c2, float|double v)
+//        with op 4 or 6 (min) and 5 or 7 (max), the DXIL analogue of the
+//        above, becomes the same algorithm on @dx.op.atomicBinOp.i32/.i64
+//        (IMin 4 / UMax 7 for min, IMax 5 / UMin 6 for max) and, where a
+//        compare-exchange is needed, @dx.op.atomicCompareExchange.i32/.i64
+//        (opcode 79); the declarations are added to the module.  DXIL has no
+//        atomic load, and reading through an atomicBinOp Or 0 would itself be
+//        a read-modify-write, so the DXIL form never uses the early-out: under
+//        `number` a NaN found in the result is replaced by a compare-exchange
+//        fix-up, `propagate` uses the compare-exchange loop, whose first
+//        exchange (expecting +0.0) doubles as the read.
+//
+// NaN policy (DESIGN.md section 3): `number` (minimumNumber-like) is the
+// default for fmin/fmax and the DXIL form, `propagate` (IEEE minimum/maximum,
+// the stored NaN is the sticky pattern) for fminimum/fmaximum; `nan=` overrides
+// both.  Signed zero is ordered -0 < +0; subnormals are preserved.  The result
+// of every lowered atomic is the memory value its first atomic access saw.
+//
+// Left alone: every other atomic, FP types other than the four above, vectors
+// wider than 64 bits, DXIL atomicBinOp calls with other op codes.  A DXIL float
+// atomicBinOp that cannot be lowered (an overload other than f32/f64, a
+// malformed call, an op code that is not a constant) is reported as an error.
+//
+// Usage (plugin):
+//   opt-22 -load-pass-plugin=libFatomicLLVMPlugin.so -S in.ll
+//          -passes='lower-float-atomic-minmax<nan=propagate;strategy=cas>'
+// Parameters are the fatomic option string (Options.h), items separated by
+// ';' (',' is also accepted by the option parser but ends a pass in a
+// pipeline string): nan=number|propagate|fast, strategy=dispatch|cas,
+// early-out=on|off.  native= and images= apply to SPIR-V only and are
+// rejected here.
+//
+// Static linking: link fatomic_llvm and call registerLowerFloatAtomicMinMax
+// on a PassBuilder, or use getFatomicPluginInfo() where a
+// PassPluginLibraryInfo is expected.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H
+#define FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H
+
+#include "fatomic/Options.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class PassBuilder;
+class raw_ostream;
+struct PassPluginLibraryInfo;
+} // namespace llvm
+
+namespace fatomic {
+
+class LowerFloatAtomicMinMaxPass
+    : public llvm::PassInfoMixin<LowerFloatAtomicMinMaxPass> {
+public:
+  /// The name used in pipeline strings.
+  static constexpr const char *PipelineName = "lower-float-atomic-minmax";
+
+  explicit LowerFloatAtomicMinMaxPass(LoweringOptions Options = {})
+      : Options(std::move(Options)) {}
+
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+
+  /// Prints `lower-float-atomic-minmax<OPTIONS>` so that
+  /// -print-pipeline-passes round-trips.
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
+
+  /// The lowering is what makes the atomics run on targets without float
+  /// min/max, so it also runs on optnone functions.
+  static bool isRequired() { return true; }
+
+private:
+  LoweringOptions Options;
+};
+
+/// Parses the parameters of `lower-float-atomic-minmax<PARAMS>`.  Errors name
+/// the pass and the offending item.
+llvm::Expected<LoweringOptions> parseLLVMPassOptions(llvm::StringRef Params);
+
+/// Registers the pass name with \p PB's pipeline parser.
+void registerLowerFloatAtomicMinMax(llvm::PassBuilder &PB);
+
+/// Plugin description for hosts that take a PassPluginLibraryInfo.
+llvm::PassPluginLibraryInfo getFatomicPluginInfo();
+
+} // namespace fatomic
+
+#endif // FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H

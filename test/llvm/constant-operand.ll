@@ -1,0 +1,35 @@
+; A constant operand folds the sign test: one integer atomic, no branch.
+; REQUIRES: llvm-plugin
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+
+define float @negative(ptr %p) {
+; CHECK-LABEL: define float @negative(
+; CHECK:         [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
+; CHECK:       fatomic.rmw:
+; CHECK-NEXT:    [[OLD:%.*]] = atomicrmw umax ptr %p, i32 -1082130432 monotonic, align 4
+; CHECK-NOT:     atomicrmw
+; CHECK:         ret float
+  %r = atomicrmw fmin ptr %p, float -1.0 monotonic, align 4
+  ret float %r
+}
+
+define float @positive_zero(ptr %p) {
+; CHECK-LABEL: define float @positive_zero(
+; CHECK-NEXT:    [[OLD:%.*]] = atomicrmw max ptr %p, i32 0 release, align 4
+; CHECK-NOT:     atomicrmw
+; CHECK:         ret float
+  %r = atomicrmw fmax ptr %p, float 0.0 release, align 4
+  ret float %r
+}
+
+; -0.0 has its sign bit set: it takes umin for max (a `v >= 0` test would
+; send it to smax, where 0x80000000 is the smallest integer).
+define float @negative_zero(ptr %p) {
+; CHECK-LABEL: define float @negative_zero(
+; CHECK-NEXT:    [[OLD:%.*]] = atomicrmw umin ptr %p, i32 -2147483648 release, align 4
+; CHECK-NOT:     atomicrmw
+; CHECK:         ret float
+  %r = atomicrmw fmax ptr %p, float -0.0 release, align 4
+  ret float %r
+}

@@ -1,0 +1,15 @@
+; early-out=off: no atomic load before the dispatched atomic, even where one
+; would be legal.
+; REQUIRES: llvm-plugin
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<early-out=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<early-out=off>' %s | %opt -passes=verify -disable-output
+
+define float @fmin(ptr %p, float %v) {
+; CHECK-LABEL: define float @fmin(
+; CHECK-NOT:     load
+; CHECK:         atomicrmw min ptr %p, i32 {{%.*}} monotonic
+; CHECK:         atomicrmw umax ptr %p, i32 {{%.*}} monotonic
+; CHECK:         cmpxchg
+  %r = atomicrmw fmin ptr %p, float %v monotonic, align 4
+  ret float %r
+}

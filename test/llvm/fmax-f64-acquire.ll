@@ -1,0 +1,31 @@
+; atomicrmw fmax double acquire: the early-out load keeps the acquire
+; ordering, max dispatches to atomicrmw max (sign clear) / umin (sign set)
+; on i64, a NaN operand becomes the identity all-ones, the fix-up cmpxchg is
+; acquire acquire.
+; REQUIRES: llvm-plugin
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+
+define double @fmax(ptr %p, double %v) {
+; CHECK-LABEL: define double @fmax(
+; CHECK:         [[BITS:%.*]] = bitcast double %v to i64
+; CHECK:         [[VNAN:%.*]] = icmp ugt i64 {{%.*}}, 9218868437227405312
+; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i64 -1, i64 [[BITS]]
+; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i64 [[OP]], 0
+; CHECK-NEXT:    [[CUR:%.*]] = load atomic i64, ptr %p acquire, align 8
+; CHECK:         [[SGT:%.*]] = icmp sgt i64 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[ULT:%.*]] = icmp ult i64 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[WINS:%.*]] = select i1 [[NEG]], i1 [[ULT]], i1 [[SGT]]
+; CHECK-NEXT:    br i1 [[WINS]], label %fatomic.rmw, label %fatomic.done
+; CHECK:       fatomic.rmw:
+; CHECK-NEXT:    br i1 [[NEG]], label %fatomic.umin, label %fatomic.smax
+; CHECK:       fatomic.smax:
+; CHECK-NEXT:    atomicrmw max ptr %p, i64 [[OP]] acquire, align 8
+; CHECK:       fatomic.umin:
+; CHECK-NEXT:    atomicrmw umin ptr %p, i64 [[OP]] acquire, align 8
+; CHECK:         cmpxchg ptr %p, i64 {{%.*}}, i64 {{%.*}} acquire acquire, align 8
+; CHECK:         bitcast i64 {{%.*}} to double
+; CHECK-NOT:     atomicrmw
+  %r = atomicrmw fmax ptr %p, double %v acquire, align 8
+  ret double %r
+}

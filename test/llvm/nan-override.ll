@@ -1,0 +1,32 @@
+; nan= overrides the operation's default: fmin under propagate stores the
+; sticky pattern and has no fix-up; fminimum under number gets the identity
+; pattern and the fix-up loop.
+; REQUIRES: llvm-plugin
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<nan=propagate>' -S %s | FileCheck %s --check-prefix=PROPAGATE
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<nan=number>' -S %s | FileCheck %s --check-prefix=NUMBER
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<nan=propagate>' %s | %opt -passes=verify -disable-output
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<nan=number>' %s | %opt -passes=verify -disable-output
+
+define float @fmin(ptr %p, float %v) {
+; PROPAGATE-LABEL: define float @fmin(
+; PROPAGATE:         select i1 {{%.*}}, i32 -1, i32
+; PROPAGATE-NOT:     cmpxchg
+; PROPAGATE:         ret float
+; NUMBER-LABEL:    define float @fmin(
+; NUMBER:            select i1 {{%.*}}, i32 2147483647, i32
+; NUMBER:            cmpxchg
+  %r = atomicrmw fmin ptr %p, float %v monotonic, align 4
+  ret float %r
+}
+
+define float @fminimum(ptr %p, float %v) {
+; PROPAGATE-LABEL: define float @fminimum(
+; PROPAGATE:         select i1 {{%.*}}, i32 -1, i32
+; PROPAGATE-NOT:     cmpxchg
+; PROPAGATE:         ret float
+; NUMBER-LABEL:    define float @fminimum(
+; NUMBER:            select i1 {{%.*}}, i32 2147483647, i32
+; NUMBER:            cmpxchg
+  %r = atomicrmw fminimum ptr %p, float %v monotonic, align 4
+  ret float %r
+}

@@ -1,0 +1,15 @@
+; A volatile atomic stays one read-modify-write: no early-out load, and every
+; emitted atomic is volatile.
+; REQUIRES: llvm-plugin
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+
+define float @volatile(ptr %p, float %v) {
+; CHECK-LABEL: define float @volatile(
+; CHECK-NOT:     load
+; CHECK:         atomicrmw volatile min ptr %p, i32 {{%.*}} monotonic, align 4
+; CHECK:         atomicrmw volatile umax ptr %p, i32 {{%.*}} monotonic, align 4
+; CHECK:         cmpxchg volatile ptr %p
+  %r = atomicrmw volatile fmin ptr %p, float %v monotonic, align 4
+  ret float %r
+}

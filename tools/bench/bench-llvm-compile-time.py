@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Compile time of lower-float-atomic-minmax against LLVM's atomic-expand.
+
+Generates the benchmark module (gen-atomic-module.py: 20,000 float atomic
+min/max by default), converts it to bitcode, and times, interleaved, RUNS
+times each:
+
+  atomic-expand   opt -mtriple=x86_64-unknown-linux-gnu -passes=atomic-expand
+  fatomic         opt -mtriple=... -load-pass-plugin=P -passes=lower-float-atomic-minmax
+  fatomic+expand  the two in a row (on x86-64 the integer min/max atomics are
+                  themselves expanded later, so this is what codegen pays)
+  floor           opt -mtriple=... -passes=no-op-module (reading the module,
+                  the final verifier and teardown, common to all)
+
+Every command runs with -disable-output, once as opt runs by default (value
+names kept) and once with -discard-value-names (as clang runs its pipeline).
+Reports the median wall time of the whole opt process and the median pass
+time from -time-passes (the pass's own row, summed over functions), and the
+ratios to atomic-expand.
+
+usage: bench-llvm-compile-time.py --plugin PATH [--opt opt-22] [--runs 7]
+                                  [--count 20000] [--per-function 20]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TRIPLE = "x86_64-unknown-linux-gnu"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def wall(cmd):
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def pass_seconds(cmd, names):
+    """Sum of the wall-clock column of -time-passes rows naming a pass."""
+    out = subprocess.run(cmd + ["-time-passes"], check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True).stderr
+    total = 0.0
+    for line in out.splitlines():
+        if not any(line.rstrip().endswith(name) for name in names):
+            continue
+        # Columns: user, system, user+system, wall; each "secs (pct%)".
+        secs = re.findall(r"([0-9.]+) \(\s*[0-9.]+%\)", line)
+        if secs:
+            total += float(secs[-1])
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--opt", default=shutil.which("opt-22") or "opt")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--count", type=int, default=20000)
+    parser.add_argument("--per-function", type=int, default=20)
+    args = parser.parse_args()
+
+    llvm_as = os.path.join(os.path.dirname(os.path.realpath(args.opt)), "llvm-as")
+    tmp = tempfile.mkdtemp(prefix="fatomic-bench-")
+    try:
+        ll = os.path.join(tmp, "atomics.ll")
+        bc = os.path.join(tmp, "atomics.bc")
+        subprocess.run([sys.executable, os.path.join(HERE, "gen-atomic-module.py"),
+                        "--count", str(args.count),
+                        "--per-function", str(args.per_function), "-o", ll],
+                       check=True)
+        subprocess.run([llvm_as, ll, "-o", bc], check=True)
+
+        tables = []
+        for discard in (False, True):
+            tables.append((discard, measure(args, bc, discard)))
+    finally:
+        shutil.rmtree(tmp)
+
+    print(f"module: {args.count} atomicrmw, {args.per_function} per function; "
+          f"{args.runs} runs each, medians; {args.opt}, -mtriple={TRIPLE}")
+    for discard, (walls, passes) in tables:
+        print()
+        print("with -discard-value-names" if discard else "value names kept (opt default)")
+        print(f"{'configuration':16} {'opt wall (s)':>13} {'ratio':>7} "
+              f"{'pass time (s)':>14} {'ratio':>7}")
+        for name in walls:
+            w = walls[name]
+            line = f"{name:16} {w:13.3f} {w / walls['atomic-expand']:7.2f}"
+            if name in passes:
+                p = passes[name]
+                line += f" {p:14.3f} {p / passes['atomic-expand']:7.2f}"
+            print(line)
+
+
+def measure(args, bc, discard):
+    """Median opt wall time and pass time per configuration."""
+    base = [args.opt, "-mtriple=" + TRIPLE, "-disable-output", bc]
+    if discard:
+        base.append("-discard-value-names")
+    plugin = ["-load-pass-plugin=" + args.plugin]
+    configs = [
+        ("atomic-expand", base + ["-passes=atomic-expand"],
+         ["AtomicExpandPass"]),
+        ("fatomic", base + plugin + ["-passes=lower-float-atomic-minmax"],
+         ["LowerFloatAtomicMinMaxPass"]),
+        ("fatomic+expand",
+         base + plugin + ["-passes=lower-float-atomic-minmax,atomic-expand"],
+         ["LowerFloatAtomicMinMaxPass", "AtomicExpandPass"]),
+        ("floor", base + ["-passes=no-op-module"], []),
+    ]
+    walls = {name: [] for name, _, _ in configs}
+    passes = {name: [] for name, _, _ in configs}
+    for name, cmd, _ in configs:  # warm-up
+        wall(cmd)
+    for _ in range(args.runs):
+        for name, cmd, rows in configs:
+            walls[name].append(wall(cmd))
+            if rows:
+                passes[name].append(pass_seconds(cmd, rows))
+    return ({n: statistics.median(v) for n, v in walls.items()},
+            {n: statistics.median(v) for n, v in passes.items() if v})
+
+
+if __name__ == "__main__":
+    main()
