@@ -650,18 +650,29 @@ void AtomicLowering::run() {
                 /*ResultValue=*/nullptr);
   } else {
     OperandIsNegative = emitIsNegative(Operand);
-    // number's fix-up: a compare-exchange loop entered with a NaN word; the
-    // op's result is that word.
+    // number's fix-up: a compare-exchange loop entered with a NaN word.  The
+    // operation takes effect there, so its result is the word that loop last
+    // saw (what keeps concurrent results linearizable).  After the dispatched
+    // atomic only a NaN it could not displace (negative for min, positive
+    // for max) needs it: a displaced one was replaced by that atomic, whose
+    // result it is.
     BasicBlock *FixUp = nullptr;
     PHINode *FixUpStart = nullptr;
-    auto BranchToFixUpIfNaN = [&](Value *Old, BasicBlock *Otherwise) {
+    auto BranchToFixUpIfNaN = [&](Value *Old, BasicBlock *Otherwise,
+                                  bool AfterDispatch) {
       if (!FixUp) {
         FixUp = newBlock("fatomic.fixup");
         FixUpStart = PHINode::Create(WordTy, 2, "", FixUp);
       }
       BasicBlock *From = Builder.GetInsertBlock();
       FixUpStart->addIncoming(Old, From);
-      condBr(emitIsNaN(Old), FixUp, Otherwise, /*TrueIsRare=*/true);
+      Value *Need = emitIsNaN(Old);
+      if (AfterDispatch) {
+        Value *Neg = emitIsNegative(Old);
+        Need = Builder.CreateAnd(
+            Need, Op == FloatOp::Min ? Neg : Builder.CreateNot(Neg));
+      }
+      condBr(Need, FixUp, Otherwise, /*TrueIsRare=*/true);
       if (Otherwise == Done && Result)
         Result->addIncoming(Old, From);
     };
@@ -672,7 +683,7 @@ void AtomicLowering::run() {
       if (Policy != NanPolicy::Fast) {
         BasicBlock *Check = newBlock("fatomic.check");
         if (Policy == NanPolicy::Number) {
-          BranchToFixUpIfNaN(Cur, Check);
+          BranchToFixUpIfNaN(Cur, Check, /*AfterDispatch=*/false);
         } else {
           condBr(emitIsNaN(Cur), Done, Check, /*TrueIsRare=*/true);
           if (Result)
@@ -690,14 +701,14 @@ void AtomicLowering::run() {
     }
 
     if (Policy == NanPolicy::Number)
-      BranchToFixUpIfNaN(emitDispatch(/*BranchToDone=*/false), Done);
+      BranchToFixUpIfNaN(emitDispatch(/*BranchToDone=*/false), Done,
+                         /*AfterDispatch=*/true);
     else
       emitDispatch(/*BranchToDone=*/true);
 
     if (FixUp) {
       Builder.SetInsertPoint(FixUp);
-      emitCasLoop(FixUpStart, /*SkipUnchanged=*/true,
-                  /*ResultValue=*/FixUpStart);
+      emitCasLoop(FixUpStart, /*SkipUnchanged=*/true, /*ResultValue=*/nullptr);
     }
   }
 

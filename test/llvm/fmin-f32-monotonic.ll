@@ -44,7 +44,10 @@ define float @fmin(ptr %p, float %v) {
 ; CHECK-NEXT:    [[OLD]] = phi i32 [ [[O1]], %[[SMIN]] ], [ [[O2]], %[[UMAX]] ]
 ; CHECK-NEXT:    [[OMAG:%.*]] = and i32 [[OLD]], 2147483647
 ; CHECK-NEXT:    [[ONAN:%.*]] = icmp ugt i32 [[OMAG]], 2139095040
-; CHECK-NEXT:    br i1 [[ONAN]], label %[[FIXUP]], label %[[DONE]], !prof [[UNLIKELY]]
+; A NaN the signed min/unsigned max cannot displace is a negative one.
+; CHECK-NEXT:    [[ONEG:%.*]] = icmp slt i32 [[OLD]], 0
+; CHECK-NEXT:    [[STAYS:%.*]] = and i1 [[ONAN]], [[ONEG]]
+; CHECK-NEXT:    br i1 [[STAYS]], label %[[FIXUP]], label %[[DONE]], !prof [[UNLIKELY]]
 ; CHECK:       [[LOOP]]:
 ; CHECK-NEXT:    [[C:%.*]] = phi i32 [ [[START]], %[[FIXUP]] ], [ [[SEEN:%.*]], %[[CAS:.*]] ]
 ; CHECK:         [[NEW:%.*]] = select i1 {{%.*}}, i32 [[BITS]], i32 [[C]]
@@ -56,7 +59,8 @@ define float @fmin(ptr %p, float %v) {
 ; CHECK-NEXT:    [[OK:%.*]] = extractvalue { i32, i1 } [[PAIR]], 1
 ; CHECK-NEXT:    br i1 [[OK]], label %[[DONE]], label %[[LOOP]]
 ; CHECK:       [[DONE]]:
-; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %[[CHECK]] ], [ [[OLD]], %[[JOIN]] ], [ [[START]], %[[LOOP]] ], [ [[START]], %[[CAS]] ]
+; The fix-up's result is the word its loop last saw.
+; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %[[CHECK]] ], [ [[OLD]], %[[JOIN]] ], [ [[C]], %[[LOOP]] ], [ [[C]], %[[CAS]] ]
 ; CHECK-NEXT:    [[F:%.*]] = bitcast i32 [[RES]] to float
 ; CHECK-NEXT:    ret float [[F]]
   %r = atomicrmw fmin ptr %p, float %v monotonic, align 4
