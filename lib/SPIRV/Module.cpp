@@ -269,16 +269,17 @@ std::string Module::stringOperand(InstRef R, uint32_t I) const {
 }
 
 InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                       std::initializer_list<uint32_t> Operands,
-                       uint64_t IdMask) {
+                       const uint32_t *First, const uint32_t *Last,
+                       uint64_t IdMask, bool IdTail) {
   Inst I;
   I.Opcode = Opcode;
   I.TypeId = TypeId;
   I.ResultId = ResultId;
   I.Begin = uint32_t(Arena.size());
-  I.Count = uint32_t(Operands.size());
+  I.Count = uint32_t(Last - First);
   I.IdMask = IdMask;
-  Arena.insert(Arena.end(), Operands.begin(), Operands.end());
+  I.IdTail = IdTail;
+  Arena.insert(Arena.end(), First, Last);
   const InstRef R = InstRef(Insts.size());
   Insts.push_back(I);
   if (ResultId)
@@ -287,22 +288,17 @@ InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
 }
 
 InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                       std::initializer_list<uint32_t> Operands,
+                       uint64_t IdMask) {
+  return create(Opcode, TypeId, ResultId, Operands.begin(), Operands.end(),
+                IdMask, false);
+}
+
+InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                        const std::vector<uint32_t> &Operands, uint64_t IdMask,
                        bool IdTail) {
-  Inst I;
-  I.Opcode = Opcode;
-  I.TypeId = TypeId;
-  I.ResultId = ResultId;
-  I.Begin = uint32_t(Arena.size());
-  I.Count = uint32_t(Operands.size());
-  I.IdMask = IdMask;
-  I.IdTail = IdTail;
-  Arena.insert(Arena.end(), Operands.begin(), Operands.end());
-  const InstRef R = InstRef(Insts.size());
-  Insts.push_back(I);
-  if (ResultId)
-    DefOf[ResultId] = R;
-  return R;
+  return create(Opcode, TypeId, ResultId, Operands.data(),
+                Operands.data() + Operands.size(), IdMask, IdTail);
 }
 
 std::vector<uint32_t> Module::emit() const {

@@ -178,7 +178,9 @@ public:
   std::string describe(InstRef R) const;
 
 private:
-  void place(InstRef R);
+  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                 const uint32_t *First, const uint32_t *Last, uint64_t IdMask,
+                 bool IdTail);
   uint64_t keyHash(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N) const;
   uint32_t findOrAdd(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Ops, uint64_t IdMask);
 
