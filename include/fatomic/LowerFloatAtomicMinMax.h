@@ -22,6 +22,10 @@
 //        becomes R32ui/uint and its reads and writes are bitcast.
 //   Function, Private  a plain load, min/max and store.
 //
+// Denormals: operands keep their subnormals, except that an entry point
+// declaring DenormFlushToZero for a width makes the pass flush operands of
+// that width (module-wide: reachability from entry points is not tracked).
+//
 // Left alone: atomics the target runs natively, f16 ones when native (f16
 // otherwise is an error: Vulkan has no 16-bit integer atomics), every other
 // instruction.  A module with no float min/max atomic comes back
