@@ -42,6 +42,9 @@ subs = [
     # the disassembly: `%lower-and-check --env vulkan1.2 %s <fatomic-opt args>`.
     ("%lower-and-check",
      python + " " + os.path.join(utils, "lower_and_check.py")),
+    # spirv-val for an environment plus the pointer-bitcast check, on files:
+    # `%validate vulkan1.2 %t.out.spv`.
+    ("%validate", python + " " + os.path.join(utils, "validate_spv.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
     ("%python", python),
 ]

@@ -4,6 +4,7 @@
 // RUN: not %fatomic-opt %t.spv --lower-float-atomic-minmax -o %t.out.spv 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out.spv
 // RUN: %fatomic-opt %t.spv --lower-float-atomic-minmax=native=shaderBufferFloat16AtomicMinMax -o %t.native.spv
+// RUN: %validate vulkan1.2 %t.native.spv
 // RUN: %spirv-dis %t.native.spv | FileCheck %s --check-prefix=NATIVE
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require

@@ -6,6 +6,7 @@
 // RUN: cmp %t.1.spv %t.2.spv
 // RUN: %fatomic-opt %t.spv --lower-float-atomic-minmax -o %t.3.spv
 // RUN: cmp %t.1.spv %t.3.spv
+// RUN: %validate vulkan1.2 %t.1.spv
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
 layout(local_size_x = 64) in;

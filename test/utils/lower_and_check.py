@@ -17,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import validate_spv  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -54,15 +57,12 @@ def main():
     else:
         spv = src
     run([tool("FATOMIC_OPT", "fatomic-opt"), spv] + extra + ["-o", out], "fatomic-opt")
-    run([tool("SPIRV_VAL", "spirv-val"), "--target-env", env, out], "spirv-val")
-    dis = run([tool("SPIRV_DIS", "spirv-dis"), "--raw-id", out], "spirv-dis").stdout
-    # Named ids are easier to read in CHECK lines; keep a second, friendly one.
-    friendly = run([tool("SPIRV_DIS", "spirv-dis"), out], "spirv-dis").stdout
-    chk = subprocess.run([sys.executable, os.path.join(HERE, "check_no_logical_ptr_bitcast.py")],
-                         input=dis, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if chk.returncode != 0:
-        sys.stderr.write(chk.stdout + chk.stderr)
+    err = validate_spv.check(env, out)
+    if err:
+        sys.stderr.write(err)
         sys.exit(1)
+    # Named ids are easier to read in CHECK lines.
+    friendly = run([tool("SPIRV_DIS", "spirv-dis"), out], "spirv-dis").stdout
     sys.stdout.write(friendly)
 
 
