@@ -48,7 +48,6 @@ struct Site {
   std::vector<InstRef> Chain;   ///< access chains, outermost (root side) first
   bool NonUniform = false;
   bool EarlyOutLegal = false;
-  uint32_t IntPtr = 0;          ///< filled by the integer-view step
 };
 
 // Memory-semantics bits (SPIR-V 3.25).
@@ -112,7 +111,6 @@ private:
   void addToInterfaces(uint32_t Original, uint32_t Alias);
 
   // ---- emission ----
-  struct Builder;
   void lowerBlocks(Function &F);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S);
 
@@ -555,23 +553,6 @@ void Lowering::buildBufferAliases() {
 // Workgroup: retype the variable, rewrite every access.  Planned during
 // collection (so that errors stop the pass before anything changes) and
 // applied in mutate().
-struct Lowering::Builder {
-  Module &M;
-  std::vector<InstRef> &Out;
-  uint32_t op(Op O, uint32_t Type, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
-    const uint32_t Id = M.newId();
-    Out.push_back(M.create(O, Type, Id, Ops, Mask));
-    return Id;
-  }
-  uint32_t opv(Op O, uint32_t Type, const std::vector<uint32_t> &Ops, uint64_t Mask, bool Tail = false) {
-    const uint32_t Id = M.newId();
-    Out.push_back(M.create(O, Type, Id, Ops, Mask, Tail));
-    return Id;
-  }
-  void stmt(Op O, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
-    Out.push_back(M.create(O, 0, 0, Ops, Mask));
-  }
-};
 
 namespace {
 
@@ -1098,16 +1079,23 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {X, C(W - 1)});
     return op(Op::OpBitwiseXor, UT, {X, op(Op::OpBitwiseOr, UT, {Sh, CSign()})});
   };
-  auto Wins = [&](uint32_t Cur, uint32_t V) {
-    return op(S.Op == FloatOp::Min ? Op::OpULessThan : Op::OpUGreaterThan, BT,
-              {Ordered(V), Ordered(Cur)});
-  };
   const bool NeedNaN = Policy != NanPolicy::Fast;
   const uint32_t VNaN = NeedNaN ? IsNaN(VB) : 0;
+  // U(v), computed once here (dominating every use) when a combine will need
+  // it: the CAS loop, the number fix-up, or the Function/Private path.
+  const bool CasPath = usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal);
+  const uint32_t UVB = (CasPath || Policy == NanPolicy::Number || S.Kind == MemKind::Private)
+                           ? Ordered(VB)
+                           : 0;
+  // U-order "v wins against cur".
+  auto Wins = [&](uint32_t Cur) {
+    return op(S.Op == FloatOp::Min ? Op::OpULessThan : Op::OpUGreaterThan, BT,
+              {UVB, Ordered(Cur)});
+  };
 
   // combine(cur, v) per policy: LoweringModel.cpp's policyCombine.
   auto Combine = [&](uint32_t Cur) {
-    const uint32_t Wn = Wins(Cur, VB);
+    const uint32_t Wn = Wins(Cur);
     switch (Policy) {
     case NanPolicy::Number: {
       const uint32_t Take = op(Op::OpLogicalAnd, BT,
@@ -1210,7 +1198,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     const uint32_t CurBits = op(Op::OpBitcast, UT, {ResultId}, 0b1);
     const uint32_t New = Combine(CurBits);
     stmt(Op::OpStore, {Ptr, op(Op::OpBitcast, FloatType, {New}, 0b1)}, 0b11);
-  } else if (usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal)) {
+  } else if (CasPath) {
     ResultBits = CasLoop(S.EarlyOutLegal);
   } else {
     uint32_t Operand = VB;
@@ -1220,7 +1208,8 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
       Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
     if (S.EarlyOutLegal) {
       const uint32_t Loaded = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemId});
-      const uint32_t UL = Ordered(Loaded), UV = Ordered(Operand);
+      const uint32_t UL = Ordered(Loaded);
+      const uint32_t UV = Operand == VB && UVB ? UVB : Ordered(Operand);
       uint32_t Skip = op(S.Op == FloatOp::Min ? Op::OpUGreaterThanEqual : Op::OpULessThanEqual,
                          BT, {UV, UL});
       if (Policy == NanPolicy::Number) {
