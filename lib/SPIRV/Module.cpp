@@ -307,20 +307,7 @@ std::vector<uint32_t> Module::emit() const {
     const Inst &I = Insts[R];
     Size += 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + I.Count;
   };
-  for (const auto &S : Sections)
-    for (InstRef R : S)
-      Count(R);
-  for (const Function &F : Functions) {
-    Count(F.Def);
-    for (InstRef P : F.Params)
-      Count(P);
-    for (const Block &B : F.Blocks) {
-      Count(B.LabelInst);
-      for (InstRef R : B.Body)
-        Count(R);
-    }
-    Count(F.End);
-  }
+  forEachPlaced(Count);
   std::vector<uint32_t> Out(Size);
   uint32_t *P = Out.data();
   for (uint32_t W : {spv::MagicNumber, Version, Generator, Bound, Schema})
@@ -335,20 +322,7 @@ std::vector<uint32_t> Module::emit() const {
       *P++ = I.ResultId;
     P = std::copy_n(Arena.data() + I.Begin, I.Count, P);
   };
-  for (const auto &S : Sections)
-    for (InstRef R : S)
-      Put(R);
-  for (const Function &F : Functions) {
-    Put(F.Def);
-    for (InstRef Param : F.Params)
-      Put(Param);
-    for (const Block &B : F.Blocks) {
-      Put(B.LabelInst);
-      for (InstRef R : B.Body)
-        Put(R);
-    }
-    Put(F.End);
-  }
+  forEachPlaced(Put);
   return Out;
 }
 
@@ -369,31 +343,23 @@ void Module::buildUses() {
       if ((W < 64 && (I.IdMask >> W) & 1) || (W >= 64 && I.IdTail))
         Fn(Arena[I.Begin + W], W);
   };
-  // Only placed instructions count: walk the layout.
-  std::vector<InstRef> Placed;
-  Placed.reserve(Insts.size());
-  for (const auto &S : Sections)
-    Placed.insert(Placed.end(), S.begin(), S.end());
-  for (const Function &F : Functions) {
-    Placed.push_back(F.Def);
-    Placed.insert(Placed.end(), F.Params.begin(), F.Params.end());
-    for (const Block &B : F.Blocks)
-      Placed.insert(Placed.end(), B.Body.begin(), B.Body.end());
-  }
-  for (InstRef R : Placed)
+  // Only placed instructions count.
+  forEachPlaced([&](InstRef R) {
     ForEachId(R, [&](uint32_t Id, uint32_t) {
       if (Id < Bound)
         ++UseBegin[Id + 1];
     });
+  });
   for (size_t I = 1; I < UseBegin.size(); ++I)
     UseBegin[I] += UseBegin[I - 1];
   UseList.assign(UseBegin.back(), Use{});
   std::vector<uint32_t> Fill(UseBegin.begin(), UseBegin.end() - 1);
-  for (InstRef R : Placed)
+  forEachPlaced([&](InstRef R) {
     ForEachId(R, [&](uint32_t Id, uint32_t W) {
       if (Id < Bound)
         UseList[Fill[Id]++] = Use{R, W};
     });
+  });
 }
 
 UseRange Module::uses(uint32_t Id) const {

@@ -177,6 +177,24 @@ public:
   /// "%12 (\"name\") = OpPhi" style description for diagnostics.
   std::string describe(InstRef R) const;
 
+  /// Calls \p Fn on every placed instruction, in layout order.
+  template <typename Fn> void forEachPlaced(Fn &&F) const {
+    for (const auto &S : Sections)
+      for (InstRef R : S)
+        F(R);
+    for (const Function &Fun : Functions) {
+      F(Fun.Def);
+      for (InstRef P : Fun.Params)
+        F(P);
+      for (const Block &B : Fun.Blocks) {
+        F(B.LabelInst);
+        for (InstRef R : B.Body)
+          F(R);
+      }
+      F(Fun.End);
+    }
+  }
+
 private:
   InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                  const uint32_t *First, const uint32_t *Last, uint64_t IdMask,
