@@ -9,6 +9,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools clang-22
   glslang-tools
   libgtest-dev nlohmann-json3-dev
+  python3-matplotlib
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
 )
 

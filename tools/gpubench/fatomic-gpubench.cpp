@@ -1,0 +1,1056 @@
+//===- fatomic-gpubench.cpp - Float atomic max benchmark on a Vulkan device ===//
+//
+//   fatomic-gpubench [--device N] PLAN.json RESULTS.jsonl
+//   fatomic-gpubench --list-devices
+//
+// Runs the tasks of a benchmark plan (written by gpubench.py) on one Vulkan
+// device created once: each task is one shader variant on one cell of the
+// matrix (width, result used or not, number of addresses, random or rising
+// values).  Every run of a task dispatches invocations x iters float atomic
+// max operations between two GPU timestamps, after the destination buffer
+// has been reset to -inf; the final memory of EVERY run is then compared bit
+// for bit with fatomic's reference model (fatomic/Reference.h) before the
+// run's time counts.  The data and the addresses are generated here, with
+// exactly the arithmetic of the shaders (tools/gpubench/variants.py).
+//
+// Results are appended to RESULTS.jsonl, one JSON object per line and
+// flushed at once, so that a caller can restart the plan after a crash or a
+// timeout:
+//   {"event":"device", ...}               the device and driver
+//   {"event":"start", "task":I}           task I begins
+//   {"event":"result", "task":I, "status":"ok"|"wrong"|"unsupported"|"error",
+//    "ms":[...], "warmup_ms":[...], "median_ms":M, "wrong_runs":R,
+//    "wrong_addrs":A, "message":"..."}
+//   {"event":"timeout", "task":I, "run":R} a dispatch exceeded timeout_s;
+//                                         the tool exits 2 right after it
+// Progress goes to stderr.
+//
+// Exit status: 0 every task ran (whatever its status), 1 usage or plan
+// error, 2 no usable device, a Vulkan failure, or a dispatch timeout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpirvInfo.h"
+
+#include "fatomic/OrderMap.h"
+#include "fatomic/Reference.h"
+
+#include <nlohmann/json.hpp>
+#include <vulkan/vulkan.h>
+
+#define SPV_ENABLE_UTILITY_CODE
+#include <spirv/unified1/spirv.hpp11>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using json = nlohmann::json;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitDevice = 2 };
+
+struct Failure : std::runtime_error {
+  int Code;
+  Failure(int Code, const std::string &Msg)
+      : std::runtime_error(Msg), Code(Code) {}
+};
+
+[[noreturn]] void fail(int Code, const std::string &Msg) {
+  throw Failure(Code, Msg);
+}
+
+void check(VkResult R, const char *What) {
+  if (R != VK_SUCCESS)
+    fail(ExitDevice, std::string(What) + " failed: VkResult " +
+                         std::to_string(static_cast<int>(R)));
+}
+#define VK_CHECK(Call) check((Call), #Call)
+
+//===----------------------------------------------------------------------===//
+// The plan
+//===----------------------------------------------------------------------===//
+
+struct Variant {
+  std::string Name;
+  bool Encoded = false; ///< memory holds U(x) rather than the float bits
+  std::map<std::string, std::string> Modules; ///< "f32-used" -> .spv path
+};
+
+struct Task {
+  unsigned Width = 32;
+  bool Used = false;
+  bool Rising = false;
+  uint32_t Addrs = 1;
+  std::string VariantName;
+  uint64_t Id = 0; ///< echoed in the results (default: the task's index)
+};
+
+struct Plan {
+  uint32_t Invocations = 0;
+  uint32_t Iters = 0;
+  uint32_t LocalSize = 256;
+  uint32_t NumVals = 0;
+  uint64_t Seed = 1;
+  uint32_t Warmup = 1;
+  uint32_t Repeat = 5;
+  uint32_t TimeoutS = 60;
+  uint64_t TotalTasks = 0; ///< for progress lines (default: the plan's tasks)
+  std::map<std::string, Variant> Variants;
+  std::vector<Task> Tasks;
+};
+
+std::string moduleKey(unsigned Width, bool Used) {
+  return "f" + std::to_string(Width) + (Used ? "-used" : "-unused");
+}
+
+Plan loadPlan(const std::string &Path) {
+  std::ifstream In(Path);
+  if (!In)
+    fail(ExitUsage, "cannot open plan '" + Path + "'");
+  Plan P;
+  try {
+    json J = json::parse(In);
+    P.Invocations = J.at("invocations").get<uint32_t>();
+    P.Iters = J.at("iters").get<uint32_t>();
+    P.LocalSize = J.value("local_size", 256u);
+    P.NumVals = J.value("vals", P.Invocations);
+    P.Seed = J.value("seed", uint64_t{1});
+    P.Warmup = J.value("warmup", 1u);
+    P.Repeat = J.value("repeat", 5u);
+    P.TimeoutS = J.value("timeout_s", 60u);
+    for (const auto &[Name, V] : J.at("variants").items()) {
+      Variant Var;
+      Var.Name = Name;
+      const std::string Mem = V.value("memory", std::string("ieee"));
+      if (Mem != "ieee" && Mem != "encoded")
+        fail(ExitUsage, "variant '" + Name + "': memory must be ieee or encoded");
+      Var.Encoded = Mem == "encoded";
+      for (const auto &[Key, File] : V.at("spv").items())
+        Var.Modules[Key] = File.get<std::string>();
+      P.Variants[Name] = Var;
+    }
+    for (const json &T : J.at("tasks")) {
+      Task Tk;
+      Tk.Width = T.at("width").get<unsigned>();
+      Tk.Used = T.at("used").get<bool>();
+      const std::string Values = T.at("values").get<std::string>();
+      if (Values != "random" && Values != "rising")
+        fail(ExitUsage, "task values must be random or rising, not '" + Values +
+                            "'");
+      Tk.Rising = Values == "rising";
+      Tk.Addrs = T.at("addrs").get<uint32_t>();
+      Tk.VariantName = T.at("variant").get<std::string>();
+      Tk.Id = T.value("id", uint64_t{P.Tasks.size()});
+      if (Tk.Width != 32 && Tk.Width != 64)
+        fail(ExitUsage, "task width must be 32 or 64");
+      if (Tk.Addrs == 0 || (Tk.Addrs & (Tk.Addrs - 1)) != 0)
+        fail(ExitUsage, "task addrs must be a power of two");
+      if (!P.Variants.count(Tk.VariantName))
+        fail(ExitUsage, "task names unknown variant '" + Tk.VariantName + "'");
+      P.Tasks.push_back(Tk);
+    }
+    P.TotalTasks = J.value("total_tasks", uint64_t{P.Tasks.size()});
+  } catch (const json::exception &E) {
+    fail(ExitUsage, "plan '" + Path + "': " + E.what());
+  }
+  if (P.LocalSize == 0 || P.Invocations == 0 ||
+      P.Invocations % P.LocalSize != 0)
+    fail(ExitUsage, "plan: invocations must be a positive multiple of "
+                    "local_size");
+  if (P.Iters == 0 || P.NumVals == 0 || P.Repeat == 0 || P.TimeoutS == 0)
+    fail(ExitUsage, "plan: iters, vals, repeat and timeout_s must be positive");
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
+// Data and the reference
+//===----------------------------------------------------------------------===//
+
+uint64_t splitmix64(uint64_t &State) {
+  uint64_t Z = (State += 0x9E3779B97F4A7C15ull);
+  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+  return Z ^ (Z >> 31);
+}
+
+/// The values: both signs, magnitudes in [1, 2048) with a random exponent
+/// and mantissa.  No zeros, NaNs or subnormals, so every variant (the CAS
+/// loops compare floats) has one exact answer; |v| < 2048 keeps the rising
+/// pattern (v + 4096 k) strictly increasing in k.
+std::vector<uint64_t> makeValues(unsigned Width, uint32_t Count, uint64_t Seed) {
+  uint64_t State = Seed * 0x100000001B3ull + Width;
+  std::vector<uint64_t> V(Count);
+  const unsigned Mant = fatomic::mantissaBits(Width);
+  const uint64_t Bias = Width == 32 ? 127 : 1023;
+  for (uint64_t &X : V) {
+    const uint64_t R = splitmix64(State);
+    const uint64_t Sign = R >> 63;
+    const uint64_t Exp = Bias + (R >> 40) % 11; // 2^0 .. 2^10
+    const uint64_t M = splitmix64(State) & fatomic::widthMask(Mant);
+    X = (Sign << (Width - 1)) | (Exp << Mant) | M;
+  }
+  return V;
+}
+
+uint64_t negativeInfinity(unsigned Width) {
+  return Width == 32 ? 0xFF800000ull : 0xFFF0000000000000ull;
+}
+
+/// The operand of iteration \p K of invocation \p I, as the shaders compute
+/// it: vals[(i + k * 977) % n] + (adv ? k * 4096 : 0) in the value's width.
+template <typename F, typename B>
+uint64_t operandBits(const std::vector<uint64_t> &Vals, uint32_t I, uint32_t K,
+                     bool Rising) {
+  const uint32_t Index = (I + K * 977u) % static_cast<uint32_t>(Vals.size());
+  const B Raw = static_cast<B>(Vals[Index]);
+  F X;
+  std::memcpy(&X, &Raw, sizeof X);
+  const F Add = Rising ? static_cast<F>(K) * static_cast<F>(4096) : F(0);
+  const F V = X + Add;
+  B Out;
+  std::memcpy(&Out, &V, sizeof Out);
+  return Out;
+}
+
+uint32_t addressOf(uint32_t I, uint32_t K, uint32_t Mask) {
+  const uint32_t J = I * 2654435761u + K * 40503u;
+  return (J >> 7) & Mask;
+}
+
+/// The final memory after every operation of the dispatch, from the
+/// reference model.  The result does not depend on the order of the
+/// operations (Reference.h), so invocation ranges are reduced in parallel
+/// and the partial memories then combined with the same model.
+std::vector<uint64_t> referenceMemory(const Plan &P, unsigned Width,
+                                      bool Rising, uint32_t Addrs,
+                                      const std::vector<uint64_t> &Vals) {
+  using fatomic::FloatOp;
+  using fatomic::NanPolicy;
+  const uint64_t Init = negativeInfinity(Width);
+  unsigned Threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  Threads = std::min<unsigned>(Threads, P.Invocations);
+  std::vector<std::vector<uint64_t>> Part(Threads,
+                                          std::vector<uint64_t>(Addrs, Init));
+  auto Work = [&](unsigned T) {
+    const uint32_t Begin =
+        static_cast<uint32_t>(uint64_t{P.Invocations} * T / Threads);
+    const uint32_t End =
+        static_cast<uint32_t>(uint64_t{P.Invocations} * (T + 1) / Threads);
+    std::vector<uint64_t> &Mem = Part[T];
+    for (uint32_t I = Begin; I < End; ++I)
+      for (uint32_t K = 0; K < P.Iters; ++K) {
+        const uint64_t V =
+            Width == 32 ? operandBits<float, uint32_t>(Vals, I, K, Rising)
+                        : operandBits<double, uint64_t>(Vals, I, K, Rising);
+        uint64_t &M = Mem[addressOf(I, K, Addrs - 1)];
+        M = fatomic::referenceApply(FloatOp::Max, Width, NanPolicy::Number, M,
+                                    V)
+                .Memory;
+      }
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Threads; ++T)
+    Pool.emplace_back(Work, T);
+  Work(0);
+  for (std::thread &T : Pool)
+    T.join();
+  std::vector<uint64_t> Mem = std::move(Part[0]);
+  for (unsigned T = 1; T < Threads; ++T)
+    for (uint32_t A = 0; A < Addrs; ++A)
+      Mem[A] = fatomic::referenceApply(FloatOp::Max, Width, NanPolicy::Number,
+                                       Mem[A], Part[T][A])
+                   .Memory;
+  return Mem;
+}
+
+//===----------------------------------------------------------------------===//
+// Vulkan
+//===----------------------------------------------------------------------===//
+
+const char *deviceTypeName(VkPhysicalDeviceType T) {
+  switch (T) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "CPU";
+  default:
+    return "other";
+  }
+}
+
+int deviceRank(VkPhysicalDeviceType T) {
+  switch (T) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return 0;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return 1;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return 2;
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return 3;
+  default:
+    return 4;
+  }
+}
+
+/// The device features a module may need; the device is created with each
+/// of them that it supports.
+struct Features {
+  bool Int64 = false, Float64 = false, BufferInt64Atomics = false,
+       MemoryModel = false, MemoryModelDeviceScope = false;
+};
+
+struct Buffer {
+  VkDevice Device = VK_NULL_HANDLE;
+  VkBuffer Handle = VK_NULL_HANDLE;
+  VkDeviceMemory Memory = VK_NULL_HANDLE;
+  VkDeviceSize Size = 0;
+  void *Mapped = nullptr;
+
+  Buffer() = default;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() {
+    if (Mapped)
+      vkUnmapMemory(Device, Memory);
+    if (Handle)
+      vkDestroyBuffer(Device, Handle, nullptr);
+    if (Memory)
+      vkFreeMemory(Device, Memory, nullptr);
+  }
+};
+
+class Gpu {
+public:
+  VkInstance Instance = VK_NULL_HANDLE;
+  VkPhysicalDevice Phys = VK_NULL_HANDLE;
+  VkDevice Device = VK_NULL_HANDLE;
+  VkQueue Queue = VK_NULL_HANDLE;
+  uint32_t QueueFamily = 0;
+  uint32_t TimestampBits = 0;
+  VkPhysicalDeviceProperties Props{};
+  VkPhysicalDeviceMemoryProperties MemProps{};
+  std::string DriverName, DriverInfo;
+  Features Supported;
+
+  ~Gpu() {
+    if (Device)
+      vkDestroyDevice(Device, nullptr);
+    if (Instance)
+      vkDestroyInstance(Instance, nullptr);
+  }
+
+  void createInstance() {
+    VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    App.pApplicationName = "fatomic-gpubench";
+    App.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    CI.pApplicationInfo = &App;
+    VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
+    if (R != VK_SUCCESS)
+      fail(ExitDevice, "vkCreateInstance failed (VkResult " +
+                           std::to_string(static_cast<int>(R)) +
+                           "): no Vulkan driver could be loaded");
+  }
+
+  std::vector<VkPhysicalDevice> devices() {
+    uint32_t N = 0;
+    VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, nullptr));
+    std::vector<VkPhysicalDevice> D(N);
+    if (N)
+      VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, D.data()));
+    D.resize(N);
+    return D;
+  }
+
+  void pickDevice(std::optional<uint32_t> Index) {
+    auto Ds = devices();
+    if (Ds.empty())
+      fail(ExitDevice, "no Vulkan physical device found");
+    if (Index) {
+      if (*Index >= Ds.size())
+        fail(ExitUsage, "--device " + std::to_string(*Index) + ": only " +
+                            std::to_string(Ds.size()) + " device(s)");
+      Phys = Ds[*Index];
+    } else {
+      int Best = 99;
+      for (VkPhysicalDevice D : Ds) {
+        VkPhysicalDeviceProperties P;
+        vkGetPhysicalDeviceProperties(D, &P);
+        if (P.apiVersion >= VK_API_VERSION_1_2 && deviceRank(P.deviceType) < Best) {
+          Best = deviceRank(P.deviceType);
+          Phys = D;
+        }
+      }
+    }
+    if (!Phys)
+      fail(ExitDevice, "no Vulkan 1.2 device found");
+    vkGetPhysicalDeviceProperties(Phys, &Props);
+    if (Props.apiVersion < VK_API_VERSION_1_2)
+      fail(ExitDevice, std::string("device '") + Props.deviceName +
+                           "' does not support Vulkan 1.2");
+    vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
+    VkPhysicalDeviceDriverProperties Drv{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    P2.pNext = &Drv;
+    vkGetPhysicalDeviceProperties2(Phys, &P2);
+    DriverName = Drv.driverName;
+    DriverInfo = Drv.driverInfo;
+
+    VkPhysicalDeviceVulkan12Features V12{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    F2.pNext = &V12;
+    vkGetPhysicalDeviceFeatures2(Phys, &F2);
+    Supported.Int64 = F2.features.shaderInt64;
+    Supported.Float64 = F2.features.shaderFloat64;
+    Supported.BufferInt64Atomics = V12.shaderBufferInt64Atomics;
+    Supported.MemoryModel = V12.vulkanMemoryModel;
+    Supported.MemoryModelDeviceScope = V12.vulkanMemoryModelDeviceScope;
+
+    uint32_t NQ = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, nullptr);
+    std::vector<VkQueueFamilyProperties> Q(NQ);
+    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, Q.data());
+    bool Found = false;
+    for (uint32_t I = 0; I < NQ; ++I) {
+      if (!(Q[I].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        continue;
+      if (!Found || (TimestampBits == 0 && Q[I].timestampValidBits > 0)) {
+        QueueFamily = I;
+        TimestampBits = Q[I].timestampValidBits;
+        Found = true;
+      }
+    }
+    if (!Found)
+      fail(ExitDevice, std::string("device '") + Props.deviceName +
+                           "' has no compute queue");
+  }
+
+  void createDevice() {
+    VkPhysicalDeviceVulkan12Features V12{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    V12.shaderBufferInt64Atomics = Supported.BufferInt64Atomics;
+    V12.vulkanMemoryModel = Supported.MemoryModel;
+    V12.vulkanMemoryModelDeviceScope = Supported.MemoryModelDeviceScope;
+    VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    F2.pNext = &V12;
+    F2.features.shaderInt64 = Supported.Int64;
+    F2.features.shaderFloat64 = Supported.Float64;
+    const float Priority = 1.0f;
+    VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    QCI.queueFamilyIndex = QueueFamily;
+    QCI.queueCount = 1;
+    QCI.pQueuePriorities = &Priority;
+    VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    DCI.pNext = &F2;
+    DCI.queueCreateInfoCount = 1;
+    DCI.pQueueCreateInfos = &QCI;
+    VK_CHECK(vkCreateDevice(Phys, &DCI, nullptr, &Device));
+    vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
+  }
+
+  std::string deviceLine() const {
+    return std::string(Props.deviceName) + " [" +
+           deviceTypeName(Props.deviceType) + "], driver " + DriverName + " " +
+           DriverInfo;
+  }
+
+  void createBuffer(Buffer &B, VkDeviceSize Bytes, VkBufferUsageFlags Usage,
+                    bool HostVisible) {
+    B.Device = Device;
+    B.Size = Bytes;
+    VkBufferCreateInfo BI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    BI.size = Bytes;
+    BI.usage = Usage;
+    BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VK_CHECK(vkCreateBuffer(Device, &BI, nullptr, &B.Handle));
+    VkMemoryRequirements Req;
+    vkGetBufferMemoryRequirements(Device, B.Handle, &Req);
+    const VkMemoryPropertyFlags Coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    AI.allocationSize = Req.size;
+    AI.memoryTypeIndex =
+        HostVisible ? memoryType(Req.memoryTypeBits,
+                                 Coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                 Coherent)
+                    : memoryType(Req.memoryTypeBits,
+                                 VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &B.Memory));
+    VK_CHECK(vkBindBufferMemory(Device, B.Handle, B.Memory, 0));
+    if (HostVisible)
+      VK_CHECK(vkMapMemory(Device, B.Memory, 0, VK_WHOLE_SIZE, 0, &B.Mapped));
+  }
+
+private:
+  uint32_t memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
+                      VkMemoryPropertyFlags Fallback) const {
+    for (VkMemoryPropertyFlags F : {Want, Fallback})
+      for (uint32_t I = 0; I < MemProps.memoryTypeCount; ++I)
+        if ((Bits & (1u << I)) &&
+            (MemProps.memoryTypes[I].propertyFlags & F) == F)
+          return I;
+    fail(ExitDevice, "no suitable memory type");
+  }
+};
+
+/// What a module needs that the device does not give; empty when it runs.
+std::string missingFeatures(const vkrun::SpirvInfo &Info, const Features &F) {
+  std::string Missing;
+  auto Need = [&](bool Have, const char *Name) {
+    if (!Have)
+      Missing += std::string(Missing.empty() ? "" : ", ") + Name;
+  };
+  auto Has = [&](spv::Capability C) {
+    return Info.Capabilities.count(static_cast<uint32_t>(C)) != 0;
+  };
+  if (Has(spv::Capability::Int64))
+    Need(F.Int64, "shaderInt64");
+  if (Has(spv::Capability::Float64))
+    Need(F.Float64, "shaderFloat64");
+  if (Has(spv::Capability::VulkanMemoryModel))
+    Need(F.MemoryModel, "vulkanMemoryModel");
+  if (Has(spv::Capability::VulkanMemoryModelDeviceScope))
+    Need(F.MemoryModelDeviceScope, "vulkanMemoryModelDeviceScope");
+  for (const vkrun::AtomicUse &U : Info.Atomics) {
+    if (U.Kind != vkrun::AtomicKind::IntAny)
+      Need(false, "float atomics (the benchmark enables none: every variant "
+                  "must be integer-only)");
+    else if (U.Width == 64 && U.Memory == vkrun::AtomicMemory::Buffer)
+      Need(F.BufferInt64Atomics, "shaderBufferInt64Atomics");
+  }
+  return Missing;
+}
+
+std::vector<uint32_t> readModule(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    fail(ExitUsage, "cannot open SPIR-V module '" + Path + "'");
+  std::vector<char> Bytes((std::istreambuf_iterator<char>(In)),
+                          std::istreambuf_iterator<char>());
+  if (Bytes.empty() || Bytes.size() % 4 != 0)
+    fail(ExitUsage, "'" + Path + "' is not a SPIR-V module");
+  std::vector<uint32_t> Words(Bytes.size() / 4);
+  std::memcpy(Words.data(), Bytes.data(), Bytes.size());
+  return Words;
+}
+
+//===----------------------------------------------------------------------===//
+// The benchmark
+//===----------------------------------------------------------------------===//
+
+class Results {
+public:
+  explicit Results(const std::string &Path) : Out(std::fopen(Path.c_str(), "a")) {
+    if (!Out)
+      fail(ExitUsage, "cannot open results file '" + Path + "'");
+  }
+  ~Results() { std::fclose(Out); }
+  void write(const json &J) {
+    std::fprintf(Out, "%s\n", J.dump().c_str());
+    std::fflush(Out);
+  }
+
+private:
+  std::FILE *Out;
+};
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  const size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+std::string hex(uint64_t Bits, unsigned Width) {
+  char Buf[24];
+  std::snprintf(Buf, sizeof Buf, "0x%0*" PRIx64, static_cast<int>(Width / 4),
+                Bits);
+  return Buf;
+}
+
+class Bench {
+public:
+  Bench(Gpu &G, const Plan &P, Results &R) : G(G), P(P), Out(R) {}
+  ~Bench();
+  void setup();
+  void runTask(size_t Index);
+
+private:
+  void prepareCell(const Task &T);
+  void uploadValues(unsigned Width, uint64_t TaskId);
+  void submitAndWait(VkCommandBuffer Cmd, uint64_t TaskId, int Run);
+  void progress(size_t Index, const json &R);
+
+  Gpu &G;
+  const Plan &P;
+  Results &Out;
+  uint32_t MaxAddrs = 1;
+  Buffer Vals, Dst, Params, Upload, Readback;
+  VkDescriptorSetLayout SetLayout = VK_NULL_HANDLE;
+  VkPipelineLayout PipeLayout = VK_NULL_HANDLE;
+  VkDescriptorPool Pool = VK_NULL_HANDLE;
+  VkDescriptorSet Set = VK_NULL_HANDLE;
+  VkCommandPool CmdPool = VK_NULL_HANDLE;
+  VkCommandBuffer Cmd = VK_NULL_HANDLE;
+  VkQueryPool Queries = VK_NULL_HANDLE;
+  VkFence Fence = VK_NULL_HANDLE;
+
+  // The cell whose data are on the device.
+  unsigned ValsWidth = 0;
+  std::vector<uint64_t> ValsBits;
+  bool HaveCell = false;
+  unsigned CellWidth = 0;
+  bool CellRising = false;
+  uint32_t CellAddrs = 0;
+  std::vector<uint64_t> Expected;
+};
+
+Bench::~Bench() {
+  if (!G.Device)
+    return;
+  if (Fence)
+    vkDestroyFence(G.Device, Fence, nullptr);
+  if (Queries)
+    vkDestroyQueryPool(G.Device, Queries, nullptr);
+  if (CmdPool)
+    vkDestroyCommandPool(G.Device, CmdPool, nullptr);
+  if (Pool)
+    vkDestroyDescriptorPool(G.Device, Pool, nullptr);
+  if (PipeLayout)
+    vkDestroyPipelineLayout(G.Device, PipeLayout, nullptr);
+  if (SetLayout)
+    vkDestroyDescriptorSetLayout(G.Device, SetLayout, nullptr);
+}
+
+void Bench::setup() {
+  for (const Task &T : P.Tasks)
+    MaxAddrs = std::max(MaxAddrs, T.Addrs);
+  const VkBufferUsageFlags Storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const VkDeviceSize ValsBytes = VkDeviceSize{P.NumVals} * 8;
+  const VkDeviceSize DstBytes = VkDeviceSize{MaxAddrs} * 8;
+  G.createBuffer(Vals, ValsBytes, Storage, false);
+  G.createBuffer(Dst, DstBytes, Storage, false);
+  G.createBuffer(Params, 16, Storage, false);
+  G.createBuffer(Upload, std::max(ValsBytes, DstBytes),
+                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  G.createBuffer(Readback, DstBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+
+  VkDescriptorSetLayoutBinding B[3] = {};
+  for (uint32_t I = 0; I < 3; ++I) {
+    B[I].binding = I;
+    B[I].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    B[I].descriptorCount = 1;
+    B[I].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo SL{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  SL.bindingCount = 3;
+  SL.pBindings = B;
+  VK_CHECK(vkCreateDescriptorSetLayout(G.Device, &SL, nullptr, &SetLayout));
+  VkPipelineLayoutCreateInfo PL{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  PL.setLayoutCount = 1;
+  PL.pSetLayouts = &SetLayout;
+  VK_CHECK(vkCreatePipelineLayout(G.Device, &PL, nullptr, &PipeLayout));
+  VkDescriptorPoolSize PS{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+  VkDescriptorPoolCreateInfo DP{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  DP.maxSets = 1;
+  DP.poolSizeCount = 1;
+  DP.pPoolSizes = &PS;
+  VK_CHECK(vkCreateDescriptorPool(G.Device, &DP, nullptr, &Pool));
+  VkDescriptorSetAllocateInfo DA{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  DA.descriptorPool = Pool;
+  DA.descriptorSetCount = 1;
+  DA.pSetLayouts = &SetLayout;
+  VK_CHECK(vkAllocateDescriptorSets(G.Device, &DA, &Set));
+
+  VkCommandPoolCreateInfo CP{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  CP.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  CP.queueFamilyIndex = G.QueueFamily;
+  VK_CHECK(vkCreateCommandPool(G.Device, &CP, nullptr, &CmdPool));
+  VkCommandBufferAllocateInfo CA{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  CA.commandPool = CmdPool;
+  CA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  CA.commandBufferCount = 1;
+  VK_CHECK(vkAllocateCommandBuffers(G.Device, &CA, &Cmd));
+  if (G.TimestampBits) {
+    VkQueryPoolCreateInfo QP{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    QP.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    QP.queryCount = 2;
+    VK_CHECK(vkCreateQueryPool(G.Device, &QP, nullptr, &Queries));
+  }
+  VkFenceCreateInfo FI{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VK_CHECK(vkCreateFence(G.Device, &FI, nullptr, &Fence));
+}
+
+void Bench::submitAndWait(VkCommandBuffer C, uint64_t TaskId, int Run) {
+  VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  SI.commandBufferCount = 1;
+  SI.pCommandBuffers = &C;
+  VK_CHECK(vkQueueSubmit(G.Queue, 1, &SI, Fence));
+  VkResult W = vkWaitForFences(G.Device, 1, &Fence, VK_TRUE,
+                               uint64_t{P.TimeoutS} * 1000000000ull);
+  if (W == VK_TIMEOUT) {
+    // The device is still busy: tearing it down could block as well.
+    Out.write({{"event", "timeout"}, {"task", TaskId}, {"run", Run},
+               {"timeout_s", P.TimeoutS}});
+    std::fprintf(stderr,
+                 "fatomic-gpubench: error: task %" PRIu64 " run %d did not "
+                 "finish within %u s\n",
+                 TaskId, Run, P.TimeoutS);
+    std::fflush(stderr);
+    std::_Exit(ExitDevice);
+  }
+  check(W, "vkWaitForFences");
+  VK_CHECK(vkResetFences(G.Device, 1, &Fence));
+}
+
+void Bench::uploadValues(unsigned Width, uint64_t TaskId) {
+  if (ValsWidth == Width)
+    return;
+  ValsBits = makeValues(Width, P.NumVals, P.Seed);
+  const size_t Bytes = Width / 8;
+  auto *Dest = static_cast<uint8_t *>(Upload.Mapped);
+  for (size_t I = 0; I < ValsBits.size(); ++I)
+    std::memcpy(Dest + I * Bytes, &ValsBits[I], Bytes); // little endian
+  VkCommandBufferBeginInfo BI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  BI.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(Cmd, &BI));
+  VkBufferCopy Cp{0, 0, ValsBits.size() * Bytes};
+  vkCmdCopyBuffer(Cmd, Upload.Handle, Vals.Handle, 1, &Cp);
+  VK_CHECK(vkEndCommandBuffer(Cmd));
+  submitAndWait(Cmd, TaskId, -1);
+  ValsWidth = Width;
+}
+
+void Bench::prepareCell(const Task &T) {
+  uploadValues(T.Width, T.Id);
+  if (HaveCell && CellWidth == T.Width && CellRising == T.Rising &&
+      CellAddrs == T.Addrs)
+    return;
+  const auto Start = std::chrono::steady_clock::now();
+  Expected = referenceMemory(P, T.Width, T.Rising, T.Addrs, ValsBits);
+  const double Secs = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count();
+  std::fprintf(stderr, "fatomic-gpubench: reference for f%u %s %u addrs: %.2f s\n",
+               T.Width, T.Rising ? "rising" : "random", T.Addrs, Secs);
+  HaveCell = true;
+  CellWidth = T.Width;
+  CellRising = T.Rising;
+  CellAddrs = T.Addrs;
+
+  const size_t Bytes = T.Width / 8;
+  VkDescriptorBufferInfo Infos[3] = {
+      {Vals.Handle, 0, VkDeviceSize{P.NumVals} * Bytes},
+      {Dst.Handle, 0, VkDeviceSize{T.Addrs} * Bytes},
+      {Params.Handle, 0, 16}};
+  VkWriteDescriptorSet W[3] = {};
+  for (uint32_t I = 0; I < 3; ++I) {
+    W[I].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    W[I].dstSet = Set;
+    W[I].dstBinding = I;
+    W[I].descriptorCount = 1;
+    W[I].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    W[I].pBufferInfo = &Infos[I];
+  }
+  vkUpdateDescriptorSets(G.Device, 3, W, 0, nullptr);
+}
+
+void Bench::runTask(size_t Index) {
+  const Task &T = P.Tasks[Index];
+  const Variant &V = P.Variants.at(T.VariantName);
+  json R = {{"event", "result"}, {"task", T.Id}};
+  Out.write({{"event", "start"}, {"task", T.Id}});
+
+  const std::string Key = moduleKey(T.Width, T.Used);
+  auto It = V.Modules.find(Key);
+  if (It == V.Modules.end()) {
+    R["status"] = "error";
+    R["message"] = "variant '" + V.Name + "' has no " + Key + " module";
+    Out.write(R);
+    progress(Index, R);
+    return;
+  }
+  const std::vector<uint32_t> Words = readModule(It->second);
+  vkrun::SpirvInfo Info;
+  std::string Err;
+  if (!vkrun::analyzeSpirv(Words, Info, Err)) {
+    R["status"] = "error";
+    R["message"] = It->second + ": " + Err;
+    Out.write(R);
+    progress(Index, R);
+    return;
+  }
+  const std::string Missing = missingFeatures(Info, G.Supported);
+  if (!Missing.empty()) {
+    R["status"] = "unsupported";
+    R["message"] = "the device lacks " + Missing;
+    Out.write(R);
+    progress(Index, R);
+    return;
+  }
+  prepareCell(T);
+
+  VkShaderModule Module;
+  VkShaderModuleCreateInfo SM{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  SM.codeSize = Words.size() * 4;
+  SM.pCode = Words.data();
+  VK_CHECK(vkCreateShaderModule(G.Device, &SM, nullptr, &Module));
+  VkComputePipelineCreateInfo CI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  CI.stage.module = Module;
+  CI.stage.pName = "main";
+  CI.layout = PipeLayout;
+  VkPipeline Pipeline;
+  VK_CHECK(vkCreateComputePipelines(G.Device, VK_NULL_HANDLE, 1, &CI, nullptr,
+                                    &Pipeline));
+
+  // The destination's initial image: -inf, or U(-inf) for encoded memory.
+  const unsigned W = T.Width;
+  const size_t Bytes = W / 8;
+  uint64_t Init = negativeInfinity(W);
+  if (V.Encoded)
+    Init = fatomic::toOrdered(Init, W);
+  auto *Up = static_cast<uint8_t *>(Upload.Mapped);
+  for (uint32_t A = 0; A < T.Addrs; ++A)
+    std::memcpy(Up + A * Bytes, &Init, Bytes);
+  const uint32_t Par[4] = {T.Addrs - 1, P.Iters, T.Rising ? 1u : 0u, 0u};
+
+  VkCommandBufferBeginInfo BI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VK_CHECK(vkBeginCommandBuffer(Cmd, &BI));
+  if (Queries)
+    vkCmdResetQueryPool(Cmd, Queries, 0, 2);
+  vkCmdUpdateBuffer(Cmd, Params.Handle, 0, sizeof Par, Par);
+  VkBufferCopy In{0, 0, VkDeviceSize{T.Addrs} * Bytes};
+  vkCmdCopyBuffer(Cmd, Upload.Handle, Dst.Handle, 1, &In);
+  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &MB, 0,
+                       nullptr, 0, nullptr);
+  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
+  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, PipeLayout, 0, 1,
+                          &Set, 0, nullptr);
+  // Both timestamps at BOTTOM_OF_PIPE: the first once the copies before it
+  // are done, the second once the dispatch is (as fatomic-vkrun times).
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 0);
+  vkCmdDispatch(Cmd, P.Invocations / P.LocalSize, 1, 1);
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
+  MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &MB, 0, nullptr, 0,
+                       nullptr);
+  VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
+  vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
+  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
+                       nullptr);
+  VK_CHECK(vkEndCommandBuffer(Cmd));
+
+  const uint64_t TsMask = G.TimestampBits >= 64
+                              ? ~uint64_t{0}
+                              : (uint64_t{1} << G.TimestampBits) - 1;
+  std::vector<double> Ms, WarmupMs;
+  uint32_t WrongRuns = 0;
+  uint64_t WrongAddrs = 0;
+  std::string FirstWrong;
+  const uint32_t Runs = P.Warmup + P.Repeat;
+  for (uint32_t Run = 0; Run < Runs; ++Run) {
+    std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * Bytes);
+    submitAndWait(Cmd, T.Id, static_cast<int>(Run));
+    std::optional<double> Time;
+    if (Queries) {
+      uint64_t Ts[2];
+      VK_CHECK(vkGetQueryPoolResults(G.Device, Queries, 0, 2, sizeof Ts, Ts,
+                                     sizeof(uint64_t),
+                                     VK_QUERY_RESULT_64_BIT |
+                                         VK_QUERY_RESULT_WAIT_BIT));
+      Time = static_cast<double>((Ts[1] - Ts[0]) & TsMask) *
+             static_cast<double>(G.Props.limits.timestampPeriod) / 1e6;
+    }
+    // Every run's final memory against the reference.
+    uint64_t Wrong = 0;
+    const auto *Got = static_cast<const uint8_t *>(Readback.Mapped);
+    for (uint32_t A = 0; A < T.Addrs; ++A) {
+      uint64_t Bits = 0;
+      std::memcpy(&Bits, Got + A * Bytes, Bytes);
+      if (V.Encoded)
+        Bits = fatomic::fromOrdered(Bits, W);
+      if (Bits != Expected[A]) {
+        if (!Wrong && FirstWrong.empty())
+          FirstWrong = "run " + std::to_string(Run) + ": address " +
+                       std::to_string(A) + " holds " + hex(Bits, W) +
+                       ", reference " + hex(Expected[A], W);
+        ++Wrong;
+      }
+    }
+    if (Wrong) {
+      ++WrongRuns;
+      WrongAddrs = std::max(WrongAddrs, Wrong);
+    }
+    if (Time)
+      (Run < P.Warmup ? WarmupMs : Ms).push_back(*Time);
+  }
+  vkDestroyPipeline(G.Device, Pipeline, nullptr);
+  vkDestroyShaderModule(G.Device, Module, nullptr);
+
+  R["status"] = WrongRuns ? "wrong" : "ok";
+  R["ms"] = Ms;
+  R["warmup_ms"] = WarmupMs;
+  R["runs"] = Runs;
+  R["wrong_runs"] = WrongRuns;
+  R["wrong_addrs"] = WrongAddrs;
+  if (!Ms.empty())
+    R["median_ms"] = median(Ms);
+  else
+    R["median_ms"] = nullptr;
+  R["message"] = WrongRuns ? FirstWrong
+                 : Ms.empty() ? "no timestamps on this queue"
+                              : "";
+  Out.write(R);
+  progress(Index, R);
+}
+
+void Bench::progress(size_t Index, const json &R) {
+  const Task &T = P.Tasks[Index];
+  std::string Line = "[" + std::to_string(T.Id + 1) + "/" +
+                     std::to_string(P.TotalTasks) + "] f" +
+                     std::to_string(T.Width) + (T.Used ? " used" : " unused") +
+                     (T.Rising ? " rising" : " random") + " addrs=" +
+                     std::to_string(T.Addrs) + " " + T.VariantName + ": " +
+                     R.at("status").get<std::string>();
+  if (R.contains("median_ms") && R["median_ms"].is_number()) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, " median %.4f ms", R["median_ms"].get<double>());
+    Line += Buf;
+  }
+  if (R.contains("message") && !R["message"].get<std::string>().empty())
+    Line += " (" + R["message"].get<std::string>() + ")";
+  std::fprintf(stderr, "%s\n", Line.c_str());
+}
+
+const char *Usage =
+    "usage: fatomic-gpubench [--device N] PLAN.json RESULTS.jsonl\n"
+    "       fatomic-gpubench --list-devices\n"
+    "\n"
+    "Runs the tasks of a GPU benchmark plan (written by tools/gpubench/\n"
+    "gpubench.py) on one Vulkan device, checks the final memory of every run\n"
+    "against fatomic's reference model, and appends one JSON line per event\n"
+    "to RESULTS.jsonl.  Progress goes to stderr.\n"
+    "\n"
+    "plan (JSON):\n"
+    "  { \"invocations\": 1048576, \"iters\": 64, \"local_size\": 256,\n"
+    "    \"vals\": 1048576, \"seed\": 1, \"warmup\": 1, \"repeat\": 5,\n"
+    "    \"timeout_s\": 60,\n"
+    "    \"variants\": { \"NAME\": { \"memory\": \"ieee\"|\"encoded\",\n"
+    "                  \"spv\": { \"f32-used\": \"x.spv\", \"f32-unused\": .., \n"
+    "                           \"f64-used\": .., \"f64-unused\": .. } } },\n"
+    "    \"tasks\": [ { \"width\": 32|64, \"used\": bool,\n"
+    "                 \"values\": \"random\"|\"rising\", \"addrs\": 2^k,\n"
+    "                 \"variant\": \"NAME\" }, .. ] }\n"
+    "\n"
+    "exit status: 0 every task ran (see each result's status), 1 usage or\n"
+    "  plan error, 2 no device, a Vulkan error or a dispatch timeout\n";
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  try {
+    std::optional<uint32_t> DeviceIndex;
+    bool List = false;
+    std::vector<std::string> Files;
+    for (int I = 1; I < Argc; ++I) {
+      const std::string A = Argv[I];
+      if (A == "-h" || A == "--help") {
+        std::fputs(Usage, stdout);
+        return ExitOk;
+      }
+      if (A == "--list-devices") {
+        List = true;
+      } else if (A == "--device") {
+        if (I + 1 >= Argc)
+          fail(ExitUsage, "--device needs a value");
+        try {
+          DeviceIndex = static_cast<uint32_t>(std::stoul(Argv[++I]));
+        } catch (const std::exception &) {
+          fail(ExitUsage, "--device: bad number");
+        }
+      } else if (!A.empty() && A[0] == '-') {
+        fail(ExitUsage, "unknown option '" + A + "' (see --help)");
+      } else {
+        Files.push_back(A);
+      }
+    }
+    Gpu G;
+    if (List) {
+      G.createInstance();
+      auto Ds = G.devices();
+      for (size_t I = 0; I < Ds.size(); ++I) {
+        VkPhysicalDeviceProperties P;
+        vkGetPhysicalDeviceProperties(Ds[I], &P);
+        std::printf("%zu: %s [%s]\n", I, P.deviceName,
+                    deviceTypeName(P.deviceType));
+      }
+      return ExitOk;
+    }
+    if (Files.size() != 2)
+      fail(ExitUsage, "give a plan and a results file (see --help)");
+    const Plan P = loadPlan(Files[0]);
+    Results Out(Files[1]);
+    G.createInstance();
+    G.pickDevice(DeviceIndex);
+    G.createDevice();
+    Out.write({{"event", "device"},
+               {"device", G.Props.deviceName},
+               {"type", deviceTypeName(G.Props.deviceType)},
+               {"driver", G.DriverName + " " + G.DriverInfo},
+               {"timestamp_bits", G.TimestampBits},
+               {"timestamp_period_ns", G.Props.limits.timestampPeriod}});
+    std::fprintf(stderr, "fatomic-gpubench: device: %s; %zu tasks\n",
+                 G.deviceLine().c_str(), P.Tasks.size());
+    Bench B(G, P, Out);
+    B.setup();
+    for (size_t I = 0; I < P.Tasks.size(); ++I)
+      B.runTask(I);
+    vkDeviceWaitIdle(G.Device);
+    return ExitOk;
+  } catch (const Failure &F) {
+    std::fprintf(stderr, "fatomic-gpubench: error: %s\n", F.what());
+    return F.Code;
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "fatomic-gpubench: error: %s\n", E.what());
+    return ExitUsage;
+  }
+}

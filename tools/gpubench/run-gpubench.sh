@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The GPU benchmark of float atomic max (tools/gpubench/README.md), in two
+# steps: a bundle made on a build machine, and a run on the GPU machine, which
+# needs nothing but python3, the bundle and a Vulkan loader.
+#
+#   tools/gpubench/run-gpubench.sh bundle
+#       On a build machine: builds fatomic-opt and fatomic-gpubench (build/,
+#       or $FATOMIC_BUILD_DIR), then fills build/gpubench-bundle: every
+#       variant generated, compiled with glslangValidator, lowered with
+#       fatomic-opt and validated with spirv-val (gpubench.py prepare),
+#       bin/fatomic-gpubench, and fallback copies of libstdc++/libgcc_s.
+#       Downloads the Vulkan loader package into .gl/ when it is not there.
+#
+#   tools/gpubench/run-gpubench.sh run [--quick] [gpubench.py run options]
+#       On the GPU machine (or anywhere): installs the Vulkan loader from
+#       .gl/*.deb when no libvulkan.so.1 is installed (as root), points the
+#       loader at the NVIDIA ICD when it finds no device by itself, and runs
+#       the whole matrix from the bundle (gpubench.py run).  Results go to
+#       $OUT (else build/gpubench-out): gpubench-results.json, gpubench.log
+#       (device, every task, a summary); progress goes to stderr.  --quick
+#       runs small dispatches; `gpubench.py run --help` lists the size and
+#       matrix options.  Exit status: gpubench.py's (0 every task ok).
+#
+# With the project's device tool, for example:
+#   here:   tools/gpubench/run-gpubench.sh bundle
+#   there:  carry ["build/gpubench-bundle", ".gl"],
+#           command "tools/gpubench/run-gpubench.sh run"
+# Then, here: python3 tools/gpubench/report.py RESULTS.json (docs/).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
+BUNDLE=$BUILD/gpubench-bundle
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "run-gpubench.sh: error: $*"; exit 1; }
+
+python() {
+  if [ -x /usr/bin/python3 ]; then /usr/bin/python3 "$@"; else python3 "$@"; fi
+}
+
+do_bundle() {
+  command -v cmake >/dev/null || die "cmake not found: the bundle is made on a build machine"
+  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DFATOMIC_ENABLE_LLVM=OFF
+  fi
+  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}" --target fatomic-opt fatomic-gpubench
+  rm -rf "$BUNDLE"
+  mkdir -p "$BUNDLE/bin" "$BUNDLE/lib-fallback"
+  python "$ROOT/tools/gpubench/gpubench.py" prepare --out "$BUNDLE" --build-dir "$BUILD"
+  cp "$BUILD/bin/fatomic-gpubench" "$BUNDLE/bin/"
+  # Fallback C++ runtime, used only if the GPU machine's is too old.
+  local lib p
+  for lib in libstdc++.so.6 libgcc_s.so.1; do
+    p=$(ldd "$BUILD/bin/fatomic-gpubench" | awk -v l="$lib" '$1 == l { print $3 }')
+    [ -n "$p" ] && cp -L "$p" "$BUNDLE/lib-fallback/"
+  done
+  if ! ls "$ROOT"/.gl/libvulkan1_*.deb >/dev/null 2>&1; then
+    say "downloading the Vulkan loader package into .gl/"
+    mkdir -p "$ROOT/.gl" /tmp/amd64/partial
+    local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
+    if ! { apt-get "${o[@]}" update >/dev/null && (cd "$ROOT/.gl" && apt-get "${o[@]}" download libvulkan1); }; then
+      say "warning: could not download libvulkan1; the GPU machine must have a Vulkan loader"
+    fi
+  fi
+  du -sh "$BUNDLE" "$ROOT/.gl" 2>/dev/null >&2 || true
+  say "bundle ready: $BUNDLE"
+  say "on the GPU machine: carry build/gpubench-bundle and .gl; run: tools/gpubench/run-gpubench.sh run"
+}
+
+do_run() {
+  local out=${OUT:-$BUILD/gpubench-out}
+  local bench=$BUNDLE/bin/fatomic-gpubench
+  [ -x "$bench" ] || die "$bench not found: run '$0 bundle' on a build machine and carry build/gpubench-bundle"
+  mkdir -p "$out"
+  if ! "$bench" --help >/dev/null 2>&1 &&
+     "$bench" --help 2>&1 | grep -q -e GLIBCXX -e 'not found'; then
+    say "using the bundled C++ runtime"
+    export LD_LIBRARY_PATH="$BUNDLE/lib-fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+  # A Vulkan loader.
+  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+    if ls "$ROOT"/.gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      say "installing the carried Vulkan loader from .gl/"
+      for f in "$ROOT"/.gl/*.deb; do dpkg -x "$f" /; done
+      ldconfig
+    else
+      say "warning: no libvulkan.so.1 found and no .gl/*.deb to install (or not root)"
+    fi
+  fi
+  # A device: if the loader finds none by itself, try the NVIDIA ICD.
+  if ! "$bench" --list-devices 2>/dev/null | grep -q '^0: '; then
+    local icd
+    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+               /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
+      if [ -f "$icd" ]; then
+        say "no device found by default; using $icd"
+        export VK_DRIVER_FILES=$icd
+        break
+      fi
+    done
+  fi
+  {
+    echo "== VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+    command -v nvidia-smi >/dev/null && nvidia-smi -L || true
+    "$bench" --list-devices || true
+  } 2>&1 | tee "$out/devices.txt" >&2
+  PYTHONUNBUFFERED=1 python "$ROOT/tools/gpubench/gpubench.py" run --bundle "$BUNDLE" --out "$out" "$@"
+}
+
+case "${1:-}" in
+  bundle) shift; do_bundle "$@" ;;
+  run) shift; do_run "$@" ;;
+  -h|--help|"") sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
+  *) die "unknown command '$1' (bundle or run; see --help)" ;;
+esac

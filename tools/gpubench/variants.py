@@ -1,0 +1,176 @@
+"""The GPU benchmark's shader variants, as GLSL generated for f32 and f64.
+
+Every variant shares one driver loop (the shape of the hand-written anchors in
+shared/anchors/gpubench): invocation i runs `iters` iterations; iteration k
+works on address ((i * 2654435761 + k * 40503) >> 7) & mask with the value
+vals[(i + k * 977) % n] (+ 4096 k when adv is set, so that every round raises
+the maximum).  `used` variants add each op's result into an accumulator that
+is kept alive by a final compare; `unused` ones drop it.
+
+Buffers: binding 0 the values, binding 1 the destination (float/double, and
+the hand-written variants' uint/int views of the same buffer), binding 2
+{mask, iters, adv}.  The op is a float atomic max on the destination.
+
+The f32 hand-written variants are the anchors' shaders; the f64 ones are the
+same code on 64-bit types (GL_ARB_gpu_shader_int64, GL_EXT_shader_atomic_int64).
+The fatomic variants are one plain GLSL atomicMax on the float/double buffer
+(GL_EXT_shader_atomic_float2), lowered by fatomic-opt.
+"""
+
+# name -> properties.  kind: "fatomic" (lowered by fatomic-opt with `lower`
+# as the pass options) or "hand" (hand-written integer code).  memory: "ieee"
+# (the buffer holds plain float bits) or "encoded" (it holds U(x)).  legal:
+# False where the variant reads memory with a plain load that races with the
+# atomics (a data race under the Vulkan memory model: no compiler may emit it).
+VARIANTS = {
+    "fatomic": dict(kind="fatomic", lower="", memory="ieee", legal=True,
+                    what="fatomic-opt --lower-float-atomic-minmax (defaults: "
+                         "sign dispatch, atomic-load early-out)"),
+    "fatomic-cas": dict(kind="fatomic", lower="strategy=cas", memory="ieee", legal=True,
+                        what="fatomic-opt --lower-float-atomic-minmax=strategy=cas"),
+    "fatomic-eo-off": dict(kind="fatomic", lower="early-out=off", memory="ieee", legal=True,
+                           what="fatomic-opt --lower-float-atomic-minmax=early-out=off"),
+    "encoded": dict(kind="hand", memory="encoded", legal=True,
+                    what="memory holds U(x); one unsigned atomicMax: the integer floor"),
+    "dispatch": dict(kind="hand", memory="ieee", legal=True,
+                     what="sign bit picks signed max / unsigned min; no early-out"),
+    "dispatcheoal": dict(kind="hand", memory="ieee", legal=True,
+                         what="dispatch after a relaxed atomicLoad early-out"),
+    "casal": dict(kind="hand", memory="ieee", legal=True,
+                  what="CAS loop after a relaxed atomicLoad early-out"),
+    "casalways": dict(kind="hand", memory="ieee", legal=True,
+                      what="CAS loop, no early-out (LLVM AtomicExpand / Mesa shape)"),
+    "twoatomic": dict(kind="hand", memory="ieee", legal=True,
+                      what="both integer atomics execute, one with an identity operand"),
+    "dispatcheo": dict(kind="hand", memory="ieee", legal=False,
+                       what="dispatch after a plain-load early-out (racy)"),
+    "cas": dict(kind="hand", memory="ieee", legal=False,
+                what="CAS loop after a plain-load early-out (racy)"),
+}
+
+# Negative control, never part of the benchmark: an unsigned max on the raw
+# float bits is wrong for negative operands (and -inf stays in memory), so a
+# run that includes it must report it as wrong.
+CONTROLS = {
+    "control-umax": dict(kind="hand", memory="ieee", legal=True, control=True,
+                         what="negative control: unsigned max on raw float bits "
+                              "(wrong by design)"),
+}
+
+WIDTHS = (32, 64)
+
+# Type-dependent spellings.
+_TYPES = {
+    32: dict(F="float", U="uint", I="int", F2U="floatBitsToUint",
+             U2F="uintBitsToFloat", SH="31", Z="0u", ONES="0xFFFFFFFFu",
+             SIGN="0x80000000u", L=""),
+    64: dict(F="double", U="uint64_t", I="int64_t", F2U="doubleBitsToUint64",
+             U2F="uint64BitsToDouble", SH="63", Z="0ul",
+             ONES="0xFFFFFFFFFFFFFFFFul", SIGN="0x8000000000000000ul", L="lf"),
+}
+
+_ATOMIC_LOAD = ("atomicLoad(dstu[a], gl_ScopeDevice, gl_StorageSemanticsBuffer, "
+                "gl_SemanticsRelaxed)")
+
+_DISPATCH = """{U} b = {F2U}(v);
+  {U} o;
+  if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+  return {U2F}(o);"""
+
+_EARLY_OUT = """{U} cur = {LOAD};
+  {F} c = {U2F}(cur);
+  if (!(v > c)) return c;
+  """
+
+_CAS = """{U} cur = {LOAD};
+  while (true) {{
+    {F} c = {U2F}(cur);
+    if (!(v > c)) return c;
+    {U} prev = atomicCompSwap(dstu[a], cur, {F2U}(v));
+    if (prev == cur) return c;
+    cur = prev;
+  }}"""
+
+BODIES = {
+    "fatomic": "return atomicMax(dst[a], v);",
+    "encoded": """{U} b = {F2U}(v);
+  {U} m = b ^ ((b >> {SH}) != {Z} ? {ONES} : {SIGN});
+  {U} o = atomicMax(dstu[a], m);
+  return {U2F}(o ^ ((o >> {SH}) != {Z} ? {SIGN} : {ONES}));""",
+    "dispatch": _DISPATCH,
+    "dispatcheo": _EARLY_OUT.replace("{LOAD}", "dstu[a]") + _DISPATCH,
+    "dispatcheoal": _EARLY_OUT.replace("{LOAD}", _ATOMIC_LOAD) + _DISPATCH,
+    "cas": _CAS.replace("{LOAD}", "dstu[a]"),
+    "casal": _CAS.replace("{LOAD}", _ATOMIC_LOAD),
+    "casalways": """{U} cur = dstu[a];
+  while (true) {{
+    {F} c = {U2F}(cur);
+    {U} prev = atomicCompSwap(dstu[a], cur, {F2U}(max(c, v)));
+    if (prev == cur) return c;
+    cur = prev;
+  }}""",
+    "control-umax": "return {U2F}(atomicMax(dstu[a], {F2U}(v)));",
+    "twoatomic": """{U} b = {F2U}(v);
+  bool neg = (b >> {SH}) != {Z};
+  {I} os = atomicMax(dsti[a], neg ? {I}({SIGN}) : {I}(b));
+  {U} ou = atomicMin(dstu[a], neg ? b : {ONES});
+  return {U2F}(neg ? ou : {U}(os));""",
+}
+
+_TEMPLATE = """#version 460
+{EXTS}layout(local_size_x = {LOCAL}) in;
+layout(std430, binding=0) buffer Vals {{ {F} vals[]; }};
+layout(std430, binding=1) buffer Dst {{ {F} dst[]; }};
+{VIEWS}layout(std430, binding=2) buffer Par {{ uint mask; uint iters; uint adv; }};
+
+{F} op(uint a, {F} v);
+void main() {{
+  uint i = gl_GlobalInvocationID.x;
+  uint n = uint(vals.length());
+  {F} acc = 0.0{L};
+  for (uint k = 0u; k < iters; ++k) {{
+    uint j = (i * 2654435761u + k * 40503u);
+    {F} v = vals[(i + k * 977u) % n] + (adv != 0u ? {F}(k) * 4096.0{L} : 0.0{L});
+    uint a = (j >> 7) & mask;
+    {USE}op(a, v);
+  }}
+  if (acc == 12345.678{L}) dst[0] = acc;
+}}
+{F} op(uint a, {F} v) {{
+  {BODY}
+}}
+"""
+
+LOCAL_SIZE = 256
+
+
+def properties(variant):
+    """The properties of a benchmark variant or a control."""
+    return VARIANTS[variant] if variant in VARIANTS else CONTROLS[variant]
+
+
+def glsl(variant, width, used):
+    """The GLSL source of \\p variant for \\p width (32 or 64) bits."""
+    t = _TYPES[width]
+    kind = properties(variant)["kind"]
+    body = BODIES["fatomic" if kind == "fatomic" else variant]
+    exts = []
+    if "atomicLoad" in body:
+        exts.append("GL_KHR_memory_scope_semantics")
+    if width == 64 and kind == "hand":
+        exts += ["GL_ARB_gpu_shader_int64", "GL_EXT_shader_atomic_int64"]
+    if kind == "fatomic":
+        exts.append("GL_EXT_shader_atomic_float2")
+    views = ""
+    if kind == "hand":
+        views = ("layout(std430, binding=1) buffer DstU {{ {U} dstu[]; }};\n"
+                 "layout(std430, binding=1) buffer DstI {{ {I} dsti[]; }};\n").format(**t)
+    return _TEMPLATE.format(
+        EXTS="".join("#extension %s : require\n" % e for e in exts),
+        LOCAL=LOCAL_SIZE, VIEWS=views, USE="acc += " if used else "",
+        BODY=body.format(**t), **t)
+
+
+def cell_key(width, used):
+    """The key of a module in the manifest: f32-used, f64-unused, ..."""
+    return "f%d-%s" % (width, "used" if used else "unused")
