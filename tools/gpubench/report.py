@@ -16,6 +16,7 @@ every variant in every cell, on a log scale.
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -85,6 +86,37 @@ def fmt_ms(t):
 
 def fmt_x(x):
     return "–" if x is None else "%.2f×" % x
+
+
+def headlines(cells):
+    """Ranges of the ratios the README quotes, over the cells with data."""
+    def spread(pairs):
+        vals = sorted(a / b for a, b in pairs if a is not None and b is not None)
+        if not vals:
+            return None
+        geo = math.exp(sum(math.log(v) for v in vals) / len(vals))
+        return "%s to %s (geometric mean %s, %d cells)" % (fmt_x(vals[0]), fmt_x(vals[-1]),
+                                                          fmt_x(geo), len(vals))
+
+    def t(vs, n):
+        return time_of(vs.get(n))
+    items = sorted(cells.items())
+    contended = [(c, vs) for c, vs in items if c[3] in (1, 1024) and c[2] == "rising"]
+    lines = [
+        ("casalways / fatomic, contended cells (1 and 1024 addresses, rising)",
+         spread([(t(vs, "casalways"), t(vs, "fatomic")) for _, vs in contended])),
+        ("casalways / fatomic, every cell",
+         spread([(t(vs, "casalways"), t(vs, "fatomic")) for _, vs in items])),
+        ("twoatomic / fatomic, every cell",
+         spread([(t(vs, "twoatomic"), t(vs, "fatomic")) for _, vs in items])),
+        ("fatomic / best legal hand-written, every cell",
+         spread([(t(vs, "fatomic"), best_legal(vs)[0]) for _, vs in items])),
+        ("encoded / fatomic, every cell",
+         spread([(t(vs, "encoded"), t(vs, "fatomic")) for _, vs in items])),
+        ("fatomic-eo-off / encoded, every cell",
+         spread([(t(vs, "fatomic-eo-off"), t(vs, "encoded")) for _, vs in items])),
+    ]
+    return [(k, v) for k, v in lines if v]
 
 
 def goals(cells):
@@ -183,6 +215,13 @@ def markdown(meta, cells, plot_name, notes):
              % ", ".join("`%s`" % n for n in HAND_LEGAL))
     L.append("")
 
+    L.append("## Headline ratios")
+    L.append("")
+    L.append("Time of the first over time of the second: above 1× the second is faster.")
+    L.append("")
+    for k, v in headlines(cells):
+        L.append("- %s: %s" % (k, v))
+    L.append("")
     L.append("## Goals")
     L.append("")
     for title, ok, detail in goals(cells):
@@ -320,6 +359,8 @@ def main():
     print("report.py: wrote %s%s" % (args.md, "" if args.no_plot else " and " + args.plot))
     if args.quiet:
         return
+    for k, v in headlines(cells):
+        print("%s: %s" % (k, v))
     for title, ok, detail in goals(cells):
         print("%s  %s: %s" % ("PASS" if ok else "FAIL", title, detail[0]))
 
