@@ -1,7 +1,8 @@
 // Default lowering of a float min on an SSBO: an Aliased integer alias
 // variable on the same binding, an atomic load for the early-out, then one
 // sign-dispatched integer atomic under structured control flow; the float
-// capability and the extension are gone.
+// capability and the extension are gone.  (Result used; an unused result
+// is unused-result-*.comp.)
 // RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -9,7 +10,8 @@ layout(local_size_x = 64) in;
 layout(std430, set = 0, binding = 3) buffer Dst { uint pad; float mn[4]; } dst;
 layout(std430, set = 0, binding = 0) buffer Vals { float vals[]; };
 void main() {
-  atomicMin(dst.mn[gl_GlobalInvocationID.x & 3u], vals[gl_GlobalInvocationID.x]);
+  vals[gl_GlobalInvocationID.x] =
+      atomicMin(dst.mn[gl_GlobalInvocationID.x & 3u], vals[gl_GlobalInvocationID.x]);
 }
 // CHECK-NOT: AtomicFloat32MinMaxEXT
 // CHECK-NOT: SPV_EXT_shader_atomic_float_min_max

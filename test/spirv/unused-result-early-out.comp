@@ -1,0 +1,26 @@
+// Result unused, number policy, early-out on: the early-out load also
+// decides the NaN fix-up (a sticky NaN goes to the CAS loop), so the
+// integer atomics' results stay unused and a driver may use reductions.
+// RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax | FileCheck %s
+#version 450
+#extension GL_EXT_shader_atomic_float2 : require
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer Dst { float mx; } dst;
+void main() { atomicMax(dst.mx, float(gl_GlobalInvocationID.x)); }
+// CHECK: %[[L:[0-9]+]] = OpAtomicLoad %uint %[[P:[0-9]+]] %uint_1 %uint_0
+// Early-out test, then the sticky-NaN test on the loaded value: the sign
+// bit clear (positive NaN) stays under a signed max.
+// CHECK: OpBranchConditional %{{[0-9]+}} %[[JOIN:[0-9]+]] %[[RMW:[0-9]+]]
+// CHECK: %[[RMW]] = OpLabel
+// CHECK: OpBitwiseAnd %uint %[[L]] %uint_2147483648
+// CHECK: OpIEqual %bool
+// CHECK: OpBranchConditional %{{[0-9]+}} %[[FIX:[0-9]+]] %[[PLAIN:[0-9]+]]
+// CHECK: %[[FIX]] = OpLabel
+// CHECK: OpLoopMerge
+// CHECK: OpAtomicCompareExchange %uint %[[P]]
+// CHECK: %[[PLAIN]] = OpLabel
+// CHECK: %[[R1:[0-9]+]] = OpAtomicSMax %uint %[[P]] %uint_1 %uint_0
+// CHECK: %[[R2:[0-9]+]] = OpAtomicUMin %uint %[[P]] %uint_1 %uint_0
+// CHECK-NOT: %[[R1]]
+// CHECK-NOT: %[[R2]]
+// CHECK: OpFunctionEnd
