@@ -1223,20 +1223,22 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
       Operand = op(Op::OpSelect, UT, {VNaN, C(identityPattern(S.Op, W)), VB});
     else if (Policy == NanPolicy::Propagate)
       Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
-    // number, result unused: the fix-up is decided from an atomic load
-    // taken before the read-modify-write instead of from its result, so
-    // that the integer atomic's result stays unused (drivers then emit a
-    // reduction, which on NVIDIA is up to 30x faster under contention).  A
-    // sticky NaN seen by the load goes straight to the CAS loop.  A NaN
-    // written by a non-min/max store after the load and left in place by
-    // the integer atomic is equivalent to this operation taking effect just
-    // before that store: the final memory is the same and no value of this
-    // operation is observed.
-    const bool LoadDecides = Policy == NanPolicy::Number && S.ResultUnused;
-    auto FixOrDispatch = [&](uint32_t Loaded, bool CheckOperand) {
-      uint32_t Need = StickyNaN(Loaded);
-      if (CheckOperand)
-        Need = op(Op::OpLogicalAnd, BT, {Need, op(Op::OpLogicalNot, BT, {VNaN})});
+    // number, result unused, early-out: the fix-up is decided from the
+    // early-out's atomic load instead of from the integer atomic's result,
+    // which then stays unused (drivers emit a reduction: on an H200 up to
+    // 1.6x faster in docs/gpu-performance.md).  A sticky NaN seen by the
+    // load goes straight to the CAS loop.  A NaN written by a non-min/max
+    // store after the load and left in place by the integer atomic is
+    // equivalent to this operation taking effect just before that store:
+    // the final memory is the same and no value of this operation is
+    // observed.  Without early-out the same scheme would need a load of its
+    // own, which costs more than it saves except on a single hot address
+    // (measured: docs/gpu-performance.md, "early-out=off"), so there the
+    // fix-up reads the atomic's result.
+    const bool LoadDecides =
+        Policy == NanPolicy::Number && S.ResultUnused && S.EarlyOutLegal;
+    auto FixOrDispatch = [&](uint32_t Loaded) {
+      const uint32_t Need = StickyNaN(Loaded);
       const uint32_t Fix = M.newId(), Plain = M.newId(), Join = M.newId();
       stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
       stmt(Op::OpBranchConditional, {Need, Fix, Plain}, 0b111);
@@ -1269,7 +1271,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
       NewBlock(Rmw);
       if (LoadDecides) {
         // The operand is not a NaN here (that case was skipped).
-        FixOrDispatch(Loaded, /*CheckOperand=*/false);
+        FixOrDispatch(Loaded);
         stmt(Op::OpBranch, {Join}, 0b1);
         NewBlock(Join);
         ResultBits = Loaded; // the result has no uses; any defined value
@@ -1280,10 +1282,6 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
         NewBlock(Join);
         ResultBits = op(Op::OpPhi, UT, {Loaded, From, Old, Last});
       }
-    } else if (LoadDecides) {
-      const uint32_t Loaded = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemNoRelease});
-      FixOrDispatch(Loaded, /*CheckOperand=*/true);
-      ResultBits = Loaded; // the result has no uses; any defined value
     } else {
       ResultBits = FixUp(Dispatch(Operand));
     }

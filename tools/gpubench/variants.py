@@ -14,7 +14,8 @@ the hand-written variants' uint/int views of the same buffer), binding 2
 The f32 hand-written variants are the anchors' shaders; the f64 ones are the
 same code on 64-bit types (GL_ARB_gpu_shader_int64, GL_EXT_shader_atomic_int64).
 The fatomic variants are one plain GLSL atomicMax on the float/double buffer
-(GL_EXT_shader_atomic_float2), lowered by fatomic-opt.
+(GL_EXT_shader_atomic_float2), written in the loop itself (a statement when
+its result is unused), lowered by fatomic-opt.
 """
 
 # name -> properties.  kind: "fatomic" (lowered by fatomic-opt with `lower`
@@ -30,6 +31,10 @@ VARIANTS = {
                         what="fatomic-opt --lower-float-atomic-minmax=strategy=cas"),
     "fatomic-eo-off": dict(kind="fatomic", lower="early-out=off", memory="ieee", legal=True,
                            what="fatomic-opt --lower-float-atomic-minmax=early-out=off"),
+    "fatomic-eo-off-fast": dict(kind="fatomic", lower="early-out=off,nan=fast", memory="ieee",
+                                legal=True, diagnostic=True,
+                                what="fatomic-opt --lower-float-atomic-minmax=early-out=off,nan=fast "
+                                     "(no NaN fix-up: shows what the fix-up costs without early-out)"),
     "encoded": dict(kind="hand", memory="encoded", legal=True,
                     what="memory holds U(x); one unsigned atomicMax: the integer floor"),
     "dispatch": dict(kind="hand", memory="ieee", legal=True,
@@ -165,7 +170,15 @@ def glsl(variant, width, used):
     if kind == "hand":
         views = ("layout(std430, binding=1) buffer DstU {{ {U} dstu[]; }};\n"
                  "layout(std430, binding=1) buffer DstI {{ {I} dsti[]; }};\n").format(**t)
-    return _TEMPLATE.format(
+    template = _TEMPLATE
+    if kind == "fatomic":
+        # The plain shader: the atomic written in the loop itself, as a
+        # statement when its result is unused (behind a helper function that
+        # returns it, the result would be used in SPIR-V).
+        template = template.replace("{USE}op(a, v);", "{USE}atomicMax(dst[a], v);")
+        template = template[:template.index("{F} op(uint a, {F} v) {{")]
+        template = template.replace("{F} op(uint a, {F} v);\n", "")
+    return template.format(
         EXTS="".join("#extension %s : require\n" % e for e in exts),
         LOCAL=LOCAL_SIZE, VIEWS=views, USE="acc += " if used else "",
         BODY=body.format(**t), **t)
