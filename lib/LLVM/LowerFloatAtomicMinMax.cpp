@@ -37,6 +37,7 @@
 #include "fatomic/OrderMap.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -732,8 +733,10 @@ IntegerType *wordType(Type *Ty) {
 //===----------------------------------------------------------------------===//
 
 PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
-                                                  FunctionAnalysisManager &) {
+                                                  FunctionAnalysisManager &AM) {
   SmallVector<FloatAtomic, 8> Atomics;
+  // The float dx.op.atomicBinOp declarations whose calls are rewritten here.
+  SmallSetVector<Function *, 2> DxilCallees;
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (auto A = classifyAtomicRMW(*RMW))
@@ -744,9 +747,10 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
     if (!CI || !isDxilFloatAtomicBinOp(*CI))
       continue;
     std::string Error;
-    if (auto A = classifyDxilCall(*CI, Error))
+    if (auto A = classifyDxilCall(*CI, Error)) {
       Atomics.push_back(*A);
-    else if (!Error.empty())
+      DxilCallees.insert(CI->getCalledFunction());
+    } else if (!Error.empty())
       F.getContext().diagnose(DiagnosticInfoUnsupported(
           F, "lower-float-atomic-minmax: cannot lower " +
                  CI->getCalledFunction()->getName() + ": " + Error,
@@ -772,6 +776,15 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
       DxilAtomicWord Word(*cast<CallInst>(A.Inst), WordTy);
       Lower(Word);
     }
+  }
+  // A float overload is not DXIL: drop the declarations this made unused.
+  // Only declarations are erased, never the function being visited, and
+  // their cached analyses go first.
+  for (Function *Callee : DxilCallees) {
+    if (!Callee->use_empty())
+      continue;
+    AM.clear(*Callee, Callee->getName());
+    Callee->eraseFromParent();
   }
   return PreservedAnalyses::none();
 }
