@@ -10,6 +10,7 @@ PACKAGES=(
   glslang-tools
   libgtest-dev nlohmann-json3-dev
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
+  python3-numpy
 )
 
 missing=()
