@@ -25,8 +25,8 @@
 //   rmw:     br neg, neg-block, pos-block
 //   pos/neg: old = atomicrmw min|max / umax|umin (the only RMW)
 //            br <old is a NaN this atomic cannot displace>, fixup, done
-//   fixup:   br isnan(b), done, cas                       ; unlikely path
-//   cas:     cmpxchg old -> b; br stored, done, rmw
+//   fixup:   cmpxchg old -> (isnan(b) ? old : b)          ; unlikely path
+//            br stored, done, rmw
 //   done:    result = phi(...); bitcast to the FP type
 //
 //===----------------------------------------------------------------------===//
@@ -650,7 +650,8 @@ void AtomicLowering::emitDispatch(function_ref<void(Value *Old)> Finish) {
 /// one, `old >s +inf`) takes the fix-up: a compare-exchange from it to the
 /// operand, whose result is the NaN it replaced.  Should that exchange fail,
 /// memory has changed and the atomic runs again.  A NaN operand leaves a
-/// NaN in memory as it is (its identity pattern never changes memory).
+/// NaN in memory as it is: its identity pattern never changes memory, and
+/// its fix-up exchanges the NaN for itself.
 void AtomicLowering::emitDispatchWithFixUp() {
   const bool FixUps = Policy == NanPolicy::Number;
   Value *Go = nullptr; // the early-out's decision to run the atomic
@@ -708,20 +709,10 @@ void AtomicLowering::emitDispatchWithFixUp() {
       Phi->addIncoming(V, From);
     Stuck = Phi;
   }
-  BasicBlock *Exchange = FixUp;
-  if (auto *C = dyn_cast<ConstantInt>(BitsIsNaN)) {
-    if (C->isOne()) { // a NaN constant operand: memory stays
-      branchToDone(Stuck);
-      return;
-    }
-  } else {
-    Exchange = newBlock("fatomic.cas");
-    addResult(Stuck);
-    Builder.CreateCondBr(BitsIsNaN, Done, Exchange);
-    Builder.SetInsertPoint(Exchange);
-  }
+  // A NaN operand exchanges the NaN for itself: memory stays as it is.
+  Value *Desired = Builder.CreateSelect(BitsIsNaN, Stuck, toWord(Bits));
   Value *Stored =
-      Word.emitCmpXchg(Builder, Stuck, toWord(Bits), /*WantOld=*/false).second;
+      Word.emitCmpXchg(Builder, Stuck, Desired, /*WantOld=*/false).second;
   addResult(Stuck);
   Builder.CreateCondBr(Stored, Done, Rmw);
 }

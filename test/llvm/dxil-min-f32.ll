@@ -26,8 +26,8 @@ define float @imin(%dx.types.Handle %h, i32 %i, float %v) {
 ; CHECK-NEXT:    call i32 @dx.op.atomicBinOp.i32(i32 78, %dx.types.Handle %h, i32 7, i32 %i, i32 1, i32 2, i32 [[OP]])
 ; CHECK:       fatomic.fixup:
 ; CHECK-NEXT:    [[STUCK:%.*]] = phi i32
-; CHECK:       fatomic.cas:
-; CHECK-NEXT:    [[OLD:%.*]] = call i32 @dx.op.atomicCompareExchange.i32(i32 79, %dx.types.Handle %h, i32 %i, i32 1, i32 2, i32 [[STUCK]], i32 [[BITS]])
+; CHECK-NEXT:    [[DESIRED:%.*]] = select i1 {{%.*}}, i32 [[STUCK]], i32 [[BITS]]
+; CHECK-NEXT:    [[OLD:%.*]] = call i32 @dx.op.atomicCompareExchange.i32(i32 79, %dx.types.Handle %h, i32 %i, i32 1, i32 2, i32 [[STUCK]], i32 [[DESIRED]])
 ; CHECK-NEXT:    [[OK:%.*]] = icmp eq i32 [[OLD]], [[STUCK]]
 ; A failed exchange runs the atomic again.
 ; CHECK-NEXT:    br i1 [[OK]], label %fatomic.done, label %fatomic.rmw

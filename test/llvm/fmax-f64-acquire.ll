@@ -28,7 +28,8 @@ define double @fmax(ptr %p, double %v) {
 ; CHECK:       fatomic.umin:
 ; CHECK-NEXT:    [[O2:%.*]] = atomicrmw umin ptr %p, i64 [[OP]] acquire, align 8
 ; CHECK-NEXT:    icmp sgt i64 [[O2]], 9218868437227405312
-; CHECK:         cmpxchg ptr %p, i64 {{%.*}}, i64 [[BITS]] acquire acquire, align 8
+; CHECK:         [[DESIRED:%.*]] = select i1 [[VNAN]], i64 [[STUCK:%.*]], i64 [[BITS]]
+; CHECK-NEXT:    cmpxchg ptr %p, i64 [[STUCK]], i64 [[DESIRED]] acquire acquire, align 8
 ; CHECK:         bitcast i64 {{%.*}} to double
 ; CHECK-NOT:     atomicrmw
   %r = atomicrmw fmax ptr %p, double %v acquire, align 8

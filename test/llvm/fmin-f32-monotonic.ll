@@ -8,8 +8,9 @@
 ;    to the atomic too (one test: only a negative NaN needs it);
 ;  - exactly one of atomicrmw min / umax, chosen by the sign bit;
 ;  - the fix-up for a NaN the atomic could not displace (for min a negative
-;    one: above -inf as unsigned): a cmpxchg from it to the operand (unless
-;    the operand is a NaN too), and the atomic again if that fails;
+;    one: above -inf as unsigned): a cmpxchg from it to the operand (to
+;    itself if the operand is a NaN too), and the atomic again if that
+;    fails;
 ;  - the result, the value the operation took effect on, bitcast to float.
 ; REQUIRES: llvm-plugin
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
@@ -45,15 +46,15 @@ define float @fmin(ptr %p, float %v) {
 ; CHECK-NEXT:    br i1 [[S2]], label %[[FIXUP]], label %[[DONE]], !prof [[UNLIKELY]]
 ; CHECK:       [[FIXUP]]:
 ; CHECK-NEXT:    [[STUCK:%.*]] = phi i32 [ [[O1]], %[[SMIN]] ], [ [[O2]], %[[UMAX]] ]
-; CHECK-NEXT:    br i1 [[VNAN]], label %[[DONE]], label %[[CAS:fatomic.cas]]
-; CHECK:       [[CAS]]:
-; CHECK-NEXT:    [[PAIR:%.*]] = cmpxchg ptr %p, i32 [[STUCK]], i32 [[BITS]] monotonic monotonic, align 4
+; A NaN operand exchanges the NaN for itself.
+; CHECK-NEXT:    [[DESIRED:%.*]] = select i1 [[VNAN]], i32 [[STUCK]], i32 [[BITS]]
+; CHECK-NEXT:    [[PAIR:%.*]] = cmpxchg ptr %p, i32 [[STUCK]], i32 [[DESIRED]] monotonic monotonic, align 4
 ; CHECK-NEXT:    [[OK:%.*]] = extractvalue { i32, i1 } [[PAIR]], 1
 ; CHECK-NEXT:    br i1 [[OK]], label %[[DONE]], label %[[RMW]]
 ; CHECK:       [[DONE]]:
 ; The result is the word the operation took effect on: the loaded one, the
 ; atomic's old word, or the NaN the fix-up replaced (or left).
-; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %0 ], [ [[O1]], %[[SMIN]] ], [ [[O2]], %[[UMAX]] ], [ [[STUCK]], %[[FIXUP]] ], [ [[STUCK]], %[[CAS]] ]
+; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %0 ], [ [[O1]], %[[SMIN]] ], [ [[O2]], %[[UMAX]] ], [ [[STUCK]], %[[FIXUP]] ]
 ; CHECK-NEXT:    [[F:%.*]] = bitcast i32 [[RES]] to float
 ; CHECK-NEXT:    ret float [[F]]
   %r = atomicrmw fmin ptr %p, float %v monotonic, align 4
