@@ -2,6 +2,13 @@
 //
 // The LLVM IR emitter of the algorithm in fatomic/LoweringModel.h; see
 // fatomic/LLVM/LowerFloatAtomicMinMax.h for what is rewritten and how.
+// Under `number` with the dispatch strategy the emitted control flow is
+// shorter than the model's, with the same values: a NaN seen by the
+// early-out load goes to the dispatched atomic (which replaces it or
+// returns it), and the fix-up for a NaN the atomic returned is one
+// compare-exchange, after which a failed exchange runs the atomic again
+// (see emitDispatchWithFixUp).  The execution tests (test/llvm/exec) check
+// the values against the reference model, sequentially and from threads.
 //
 // Comparisons are written per sign, as the integer atomic that the operand
 // dispatches to would make them; for every pair of bit patterns that is the
