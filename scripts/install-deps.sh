@@ -11,6 +11,7 @@ PACKAGES=(
   libgtest-dev nlohmann-json3-dev
   python3-matplotlib
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
+  python3-numpy
 )
 
 missing=()

@@ -45,6 +45,14 @@ subs = [
     # spirv-val for an environment plus the pointer-bitcast check, on files:
     # `%validate vulkan1.2 %t.out.spv`.
     ("%validate", python + " " + os.path.join(utils, "validate_spv.py")),
+    ("%fatomic-nvptx-expect",
+     os.path.join(config.fatomic_tools_dir, "fatomic-nvptx-expect")),
+    ("%llc", config.llc),
+    # The NVPTX benchmark's bundle/run/selftest script and its report.
+    ("%nvptx-bench", python + " " + os.path.join(
+        config.fatomic_src_root, "tools", "nvptx", "nvptx-bench.py")),
+    ("%nvptx-report", python + " " + os.path.join(
+        config.fatomic_src_root, "tools", "nvptx", "nvptx-report.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
     ("%python", python),
 ]
@@ -64,5 +72,9 @@ if (config.fatomic_plugin and config.clang and
         platform.machine() in ("x86_64", "AMD64") and
         os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec"))):
     config.available_features.add("x86-64-exec")
+# Lowered kernels compiled to PTX with llc (no GPU needed).
+if config.fatomic_plugin and config.llc and os.path.exists(
+        os.path.join(config.fatomic_tools_dir, "fatomic-nvptx-expect")):
+    config.available_features.add("nvptx")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")

@@ -2,6 +2,13 @@
 //
 // The LLVM IR emitter of the algorithm in fatomic/LoweringModel.h; see
 // fatomic/LLVM/LowerFloatAtomicMinMax.h for what is rewritten and how.
+// Under `number` with the dispatch strategy the emitted control flow is
+// shorter than the model's, with the same values: a NaN seen by the
+// early-out load goes to the dispatched atomic (which replaces it or
+// returns it), and the fix-up for a NaN the atomic returned is one
+// compare-exchange, after which a failed exchange runs the atomic again
+// (see emitDispatchWithFixUp).  The execution tests (test/llvm/exec) check
+// the values against the reference model, sequentially and from threads.
 //
 // Comparisons are written per sign, as the integer atomic that the operand
 // dispatches to would make them; for every pair of bit patterns that is the
@@ -21,12 +28,12 @@
 //
 //   entry:   b = bitcast v; op = isnan(b) ? identity : b; neg = op <s 0
 //            cur = load atomic (monotonic | acquire)
-//            br isnan(cur), fixup, check                  ; unlikely
-//   check:   br (neg ? op >u cur : op <s cur), rmw, done  ; would it change?
+//            br (neg ? op >u cur : op <s cur) | isnan(cur), rmw, done
 //   rmw:     br neg, neg-block, pos-block
 //   pos/neg: old = atomicrmw min|max / umax|umin (the only RMW)
-//   join:    br isnan(old), fixup, done                   ; unlikely
-//   fixup:   cmpxchg loop storing the policy's combination
+//            br <old is a NaN this atomic cannot displace>, fixup, done
+//   fixup:   cmpxchg old -> (isnan(b) ? old : b)          ; unlikely path
+//            br stored, done, rmw
 //   done:    result = phi(...); bitcast to the FP type
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +44,7 @@
 #include "fatomic/OrderMap.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -244,9 +252,11 @@ public:
   /// One integer min/max; returns the old word.
   virtual Value *emitMinMax(IRBuilderBase &B, IntOp Op, Value *Operand) = 0;
 
-  /// One strong compare-exchange; returns the old word and whether it stored.
+  /// One strong compare-exchange; returns the old word (null unless
+  /// \p WantOld) and whether it stored.
   virtual std::pair<Value *, Value *>
-  emitCmpXchg(IRBuilderBase &B, Value *Expected, Value *Desired) = 0;
+  emitCmpXchg(IRBuilderBase &B, Value *Expected, Value *Desired,
+              bool WantOld) = 0;
 };
 
 /// `atomicrmw` and friends, with the original ordering, syncscope,
@@ -285,7 +295,8 @@ public:
   }
 
   std::pair<Value *, Value *> emitCmpXchg(IRBuilderBase &B, Value *Expected,
-                                          Value *Desired) override {
+                                          Value *Desired,
+                                          bool WantOld) override {
     AtomicOrdering Success = RMW.getOrdering();
     AtomicCmpXchgInst *Pair = B.CreateAtomicCmpXchg(
         RMW.getPointerOperand(), Expected, Desired, RMW.getAlign(), Success,
@@ -293,7 +304,8 @@ public:
         RMW.getSyncScopeID());
     Pair->setVolatile(RMW.isVolatile());
     copyMetadata(*Pair);
-    return {B.CreateExtractValue(Pair, 0), B.CreateExtractValue(Pair, 1)};
+    Value *Old = WantOld ? B.CreateExtractValue(Pair, 0) : nullptr;
+    return {Old, B.CreateExtractValue(Pair, 1)};
   }
 
 private:
@@ -337,7 +349,7 @@ public:
   }
 
   std::pair<Value *, Value *> emitCmpXchg(IRBuilderBase &B, Value *Expected,
-                                          Value *Desired) override {
+                                          Value *Desired, bool) override {
     Value *Args[] = {B.getInt32(DxilOpAtomicCompareExchange),
                      Call.getArgOperand(DxilArgHandle),
                      Call.getArgOperand(DxilArgCoord0),
@@ -374,26 +386,49 @@ private:
 // Lowering of one atomic
 //===----------------------------------------------------------------------===//
 
+/// The constants of one lane type (iN or <K x iN>), made once per function
+/// rather than looked up in the context for every atomic.
+struct LaneConstants {
+  explicit LaneConstants(Type *FPTy)
+      : FPTy(FPTy), LaneTy(FPTy->getWithNewType(Type::getIntNTy(
+                        FPTy->getContext(), FPTy->getScalarSizeInBits()))),
+        LaneBits(FPTy->getScalarSizeInBits()) {
+    // The exponent mask is the bit pattern of +inf.
+    const APInt Inf =
+        APFloat::getInf(FPTy->getScalarType()->getFltSemantics())
+            .bitcastToAPInt();
+    MagnitudeMask =
+        ConstantInt::get(LaneTy, APInt::getSignedMaxValue(LaneBits));
+    PosInf = ConstantInt::get(LaneTy, Inf);
+    NegInf = ConstantInt::get(LaneTy, Inf | APInt::getSignMask(LaneBits));
+    Zero = Constant::getNullValue(LaneTy);
+    for (FloatOp Op : {FloatOp::Min, FloatOp::Max}) {
+      Identity[unsigned(Op)] =
+          ConstantInt::get(LaneTy, identityPattern(Op, LaneBits));
+      Sticky[unsigned(Op)] = ConstantInt::get(LaneTy, stickyPattern(Op, LaneBits));
+    }
+  }
+
+  Type *FPTy;
+  Type *LaneTy;
+  unsigned LaneBits;
+  Constant *MagnitudeMask; ///< every bit but the sign
+  Constant *PosInf, *NegInf;
+  Constant *Zero;
+  Constant *Identity[2], *Sticky[2]; ///< by FloatOp
+};
+
 /// Emits LoweringModel.h's algorithm for one atomic.  Values are integer
 /// "lanes": iN for a scalar, <K x iN> for a vector, whose storage is the
 /// integer "word" the atomics work on.
 class AtomicLowering {
 public:
   AtomicLowering(const FloatAtomic &A, AtomicWord &Word, IntegerType *WordTy,
-                 NanPolicy Policy, Strategy Strat, bool EarlyOutWanted,
-                 MDNode *UnlikelyWeights)
+                 const LaneConstants &K, NanPolicy Policy, Strategy Strat,
+                 bool EarlyOutWanted, MDNode *UnlikelyWeights)
       : Inst(*A.Inst), Op(A.Op), Policy(Policy), Word(Word), WordTy(WordTy),
-        UnlikelyWeights(UnlikelyWeights), Builder(Inst.getContext()) {
-    Type *FPTy = Inst.getType();
-    LaneTy = FPTy->getWithNewType(
-        Type::getIntNTy(Inst.getContext(),
-                        FPTy->getScalarSizeInBits()));
-    LaneBits = FPTy->getScalarSizeInBits();
-    // The exponent mask is the bit pattern of +inf.
-    APInt Inf = APFloat::getInf(FPTy->getScalarType()->getFltSemantics())
-                    .bitcastToAPInt();
-    MagnitudeMask = ConstantInt::get(LaneTy, APInt::getSignedMaxValue(LaneBits));
-    InfBits = ConstantInt::get(LaneTy, Inf);
+        K(K), UnlikelyWeights(UnlikelyWeights), LaneTy(K.LaneTy),
+        LaneBits(K.LaneBits), Builder(Inst.getContext()) {
     if (auto Ordering = Word.earlyOutOrdering(); Ordering && EarlyOutWanted)
       EarlyOutOrdering = Ordering;
     UseCasLoop = usesCasLoop(Strat, Policy, EarlyOutOrdering.has_value()) ||
@@ -405,8 +440,15 @@ public:
 private:
   //--- Bit-level helpers (lanes) ------------------------------------------
   Value *emitIsNaN(Value *Lanes) {
-    return Builder.CreateICmpUGT(Builder.CreateAnd(Lanes, MagnitudeMask),
-                                 InfBits);
+    return Builder.CreateICmpUGT(Builder.CreateAnd(Lanes, K.MagnitudeMask),
+                                 K.PosInf);
+  }
+  /// Whether \p Word is a NaN that the dispatched atomic never displaces:
+  /// for min a negative NaN (above -inf as unsigned), for max a positive one
+  /// (above +inf as signed).  Scalars only.
+  Value *emitIsUndisplaceableNaN(Value *Word) {
+    return Op == FloatOp::Min ? Builder.CreateICmpUGT(Word, K.NegInf)
+                              : Builder.CreateICmpSGT(Word, K.PosInf);
   }
   /// Whether an operand \p X, whose sign test is \p XNegative, wins over
   /// \p Cur: whether the integer atomic that X dispatches to would change
@@ -429,7 +471,7 @@ private:
     return Builder.CreateSelect(XNegative, Negative(), IfPositive);
   }
   Value *emitIsNegative(Value *X) {
-    return Builder.CreateICmpSLT(X, Constant::getNullValue(LaneTy));
+    return Builder.CreateICmpSLT(X, K.Zero);
   }
   /// A & B, folding the constant cases (IRBuilder folds only two constants).
   Value *emitAnd(Value *A, Value *B) {
@@ -444,24 +486,26 @@ private:
   Value *toWord(Value *L) {
     return LaneTy == WordTy ? L : Builder.CreateBitCast(L, WordTy);
   }
-  Constant *laneConstant(uint64_t Pattern) {
-    return ConstantInt::get(LaneTy, Pattern);
-  }
-
   //--- Pieces of the algorithm --------------------------------------------
   void emitOperands();
   void emitCombineInvariants();
   Value *emitCombine(Value *CurWord);
-  void emitCasLoop(Value *Init, bool SkipUnchanged, Value *ResultValue);
-  Value *emitDispatch(bool BranchToDone);
+  void emitCasLoop(Value *Init, bool SkipUnchanged);
+  void emitDispatch(function_ref<void(Value *Old)> Finish);
+  void emitDispatchWithFixUp();
   BasicBlock *newBlock(const Twine &Name) {
     return BasicBlock::Create(Inst.getContext(), Name, Done->getParent(),
                               Done);
   }
+  /// Records that the builder's block reaches Done with \p Old as the
+  /// atomic's result.
+  void addResult(Value *Old) {
+    if (WantResult)
+      Results.emplace_back(Old, Builder.GetInsertBlock());
+  }
   void branchToDone(Value *Old) {
+    addResult(Old);
     Builder.CreateBr(Done);
-    if (Result)
-      Result->addIncoming(Old, Builder.GetInsertBlock());
   }
   void condBr(Value *Cond, BasicBlock *True, BasicBlock *False,
               bool TrueIsRare) {
@@ -475,10 +519,10 @@ private:
   NanPolicy Policy;
   AtomicWord &Word;
   IntegerType *WordTy;
+  const LaneConstants &K;
   MDNode *UnlikelyWeights;
   Type *LaneTy;
   unsigned LaneBits;
-  Constant *MagnitudeMask, *InfBits;
   std::optional<AtomicOrdering> EarlyOutOrdering;
   bool UseCasLoop;
   IRBuilder<> Builder;
@@ -492,7 +536,10 @@ private:
   Value *BitsIsNumber = nullptr;    ///< !BitsIsNaN, number
 
   BasicBlock *Done = nullptr;
-  PHINode *Result = nullptr; ///< the old word; null when the result is unused
+  bool WantResult = false; ///< whether the atomic's result is used
+  /// The old word with which each predecessor of Done arrives; one phi
+  /// merges them (none when there is only one).
+  SmallVector<std::pair<Value *, BasicBlock *>, 6> Results;
 };
 
 void AtomicLowering::emitOperands() {
@@ -510,10 +557,9 @@ void AtomicLowering::emitOperands() {
     return;
   // number: a NaN operand becomes the pattern that leaves memory as it is;
   // propagate: the NaN that no later op displaces.
-  uint64_t Pattern = Policy == NanPolicy::Number
-                         ? identityPattern(Op, LaneBits)
-                         : stickyPattern(Op, LaneBits);
-  Operand = Builder.CreateSelect(BitsIsNaN, laneConstant(Pattern), Bits);
+  Constant *Pattern = Policy == NanPolicy::Number ? K.Identity[unsigned(Op)]
+                                                  : K.Sticky[unsigned(Op)];
+  Operand = Builder.CreateSelect(BitsIsNaN, Pattern, Bits);
 }
 
 /// The loop-invariant inputs of emitCombine, emitted before the loop.
@@ -543,9 +589,9 @@ Value *AtomicLowering::emitCombine(Value *CurWord) {
   case NanPolicy::Propagate: {
     // NaN in memory: keep; otherwise the operand (a NaN already being the
     // sticky pattern, which beats every number) if it wins.
-    Value *Take = emitAnd(Builder.CreateNot(emitIsNaN(Cur)),
-                          emitWins(Cur, Operand, OperandIsNegative));
-    New = Builder.CreateSelect(Take, Operand, Cur);
+    Value *Better = Builder.CreateSelect(
+        emitWins(Cur, Operand, OperandIsNegative), Operand, Cur);
+    New = Builder.CreateSelect(emitIsNaN(Cur), Cur, Better);
     break;
   }
   case NanPolicy::Fast:
@@ -558,11 +604,9 @@ Value *AtomicLowering::emitCombine(Value *CurWord) {
 /// load/combine/cmpxchg loop starting from \p Init, which must be the word's
 /// value or a guess.  With \p SkipUnchanged a combination equal to the
 /// current word leaves without an exchange (only legal when the current word
-/// was read under the early-out rules, or after an RMW that carried the
-/// ordering).  Branches to Done with \p Result, or the word the loop last
-/// saw when \p Result is null.
-void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged,
-                                 Value *ResultValue) {
+/// was read under the early-out rules).  Reaches Done with the word the loop
+/// last saw.
+void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged) {
   emitCombineInvariants();
   BasicBlock *Preheader = Builder.GetInsertBlock();
   BasicBlock *Loop = newBlock("fatomic.cas.loop");
@@ -572,72 +616,125 @@ void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged,
   PHINode *Cur = Builder.CreatePHI(WordTy, 2);
   Cur->addIncoming(Init, Preheader);
   Value *New = emitCombine(Cur);
-  Value *Old = ResultValue ? ResultValue : Cur;
   if (SkipUnchanged) {
     BasicBlock *Exchange = newBlock("fatomic.cas");
-    BasicBlock *Unchanged = Builder.GetInsertBlock();
+    addResult(Cur);
     Builder.CreateCondBr(Builder.CreateICmpEQ(New, Cur), Done, Exchange);
-    if (Result)
-      Result->addIncoming(Old, Unchanged);
     Builder.SetInsertPoint(Exchange);
   }
-  auto [Seen, Stored] = Word.emitCmpXchg(Builder, Cur, New);
+  auto [Seen, Stored] = Word.emitCmpXchg(Builder, Cur, New, /*WantOld=*/true);
   Cur->addIncoming(Seen, Builder.GetInsertBlock());
+  addResult(Cur);
   Builder.CreateCondBr(Stored, Done, Loop);
-  if (Result)
-    Result->addIncoming(Old, Builder.GetInsertBlock());
 }
 
-/// The sign-dispatched integer atomic: exactly one executes.  With
-/// \p BranchToDone each atomic's block branches to Done and nullptr is
-/// returned; otherwise the old word is returned, available in the block the
-/// builder is left in.
-Value *AtomicLowering::emitDispatch(bool BranchToDone) {
-  Value *Negative = OperandIsNegative;
+/// The sign-dispatched integer atomic: exactly one executes.  \p Finish is
+/// called in each atomic's block with its old word and must end the block.
+void AtomicLowering::emitDispatch(function_ref<void(Value *Old)> Finish) {
   // A constant operand needs no branch.
-  if (auto *C = dyn_cast<ConstantInt>(Negative)) {
-    Value *Old = Word.emitMinMax(Builder, dispatchOp(Op, C->isOne()), Operand);
-    if (!BranchToDone)
-      return Old;
-    branchToDone(Old);
-    return nullptr;
+  if (auto *C = dyn_cast<ConstantInt>(OperandIsNegative)) {
+    Finish(Word.emitMinMax(Builder, dispatchOp(Op, C->isOne()), Operand));
+    return;
   }
-
   const IntOp PosOp = dispatchOp(Op, false), NegOp = dispatchOp(Op, true);
   BasicBlock *Pos = newBlock(Twine("fatomic.") + toString(PosOp));
   BasicBlock *Neg = newBlock(Twine("fatomic.") + toString(NegOp));
-  BasicBlock *Join = BranchToDone ? Done : newBlock("fatomic.rmw.end");
-  Builder.CreateCondBr(Negative, Neg, Pos);
-
+  Builder.CreateCondBr(OperandIsNegative, Neg, Pos);
   Builder.SetInsertPoint(Pos);
-  Value *PosOld = Word.emitMinMax(Builder, PosOp, Operand);
-  Builder.CreateBr(Join);
+  Finish(Word.emitMinMax(Builder, PosOp, Operand));
   Builder.SetInsertPoint(Neg);
-  Value *NegOld = Word.emitMinMax(Builder, NegOp, Operand);
-  Builder.CreateBr(Join);
+  Finish(Word.emitMinMax(Builder, NegOp, Operand));
+}
 
-  PHINode *Old = Result;
-  if (!BranchToDone) {
-    Builder.SetInsertPoint(Join);
-    Old = Builder.CreatePHI(WordTy, 2);
+/// The dispatch strategy: the early-out where allowed, then the dispatched
+/// atomic, and under `number` the fix-up for a NaN in memory.
+///
+/// number's fix-up: a NaN found in memory must be replaced by the operand.
+/// With the early-out, a NaN seen by the load goes to the dispatched atomic,
+/// which replaces it when its integer order lets it (a positive NaN for min,
+/// a negative one for max) and otherwise returns it unchanged.  Only that
+/// undisplaceable NaN (min: a negative NaN, `old >u -inf`; max: a positive
+/// one, `old >s +inf`) takes the fix-up: a compare-exchange from it to the
+/// operand, whose result is the NaN it replaced.  Should that exchange fail,
+/// memory has changed and the atomic runs again.  A NaN operand leaves a
+/// NaN in memory as it is: its identity pattern never changes memory, and
+/// its fix-up exchanges the NaN for itself.
+void AtomicLowering::emitDispatchWithFixUp() {
+  const bool FixUps = Policy == NanPolicy::Number;
+  Value *Go = nullptr; // the early-out's decision to run the atomic
+  if (EarlyOutOrdering) {
+    Value *Cur = Word.emitLoad(Builder, *EarlyOutOrdering);
+    // Would the atomic the operand dispatches to change memory?
+    Value *Wins = emitWins(Cur, Operand, OperandIsNegative);
+    switch (Policy) {
+    case NanPolicy::Number:
+      // A NaN in memory that the operand's atomic would displace wins
+      // already; the other kind goes to the atomic too, which returns it to
+      // the fix-up.
+      Go = Builder.CreateOr(Wins, emitIsUndisplaceableNaN(Cur));
+      break;
+    case NanPolicy::Propagate: // a NaN in memory stays, and is the result
+      Go = Builder.CreateSelect(emitIsNaN(Cur), Builder.getFalse(), Wins);
+      break;
+    case NanPolicy::Fast:
+      Go = Wins;
+      break;
+    }
+    addResult(Cur);
   }
-  if (Old) {
-    Old->addIncoming(PosOld, Pos);
-    Old->addIncoming(NegOld, Neg);
+  // The atomic gets a block of its own when something branches to it: the
+  // early-out, or the fix-up's retry.
+  BasicBlock *Rmw = nullptr;
+  if (Go || FixUps) {
+    Rmw = newBlock("fatomic.rmw");
+    if (Go)
+      Builder.CreateCondBr(Go, Rmw, Done);
+    else
+      Builder.CreateBr(Rmw);
+    Builder.SetInsertPoint(Rmw);
   }
-  return BranchToDone ? nullptr : Old;
+  if (!FixUps) {
+    emitDispatch([&](Value *Old) { branchToDone(Old); });
+    return;
+  }
+
+  BasicBlock *FixUp = newBlock("fatomic.fixup");
+  SmallVector<std::pair<Value *, BasicBlock *>, 2> StuckFrom;
+  emitDispatch([&](Value *Old) {
+    Value *Undisplaced = emitIsUndisplaceableNaN(Old);
+    StuckFrom.emplace_back(Old, Builder.GetInsertBlock());
+    addResult(Old);
+    condBr(Undisplaced, FixUp, Done, /*TrueIsRare=*/true);
+  });
+  FixUp->moveBefore(Done); // after the atomics
+
+  Builder.SetInsertPoint(FixUp);
+  Value *Stuck = StuckFrom.front().first; // the NaN the atomic returned
+  if (StuckFrom.size() > 1) {
+    PHINode *Phi = Builder.CreatePHI(WordTy, StuckFrom.size());
+    for (auto [V, From] : StuckFrom)
+      Phi->addIncoming(V, From);
+    Stuck = Phi;
+  }
+  // A NaN operand exchanges the NaN for itself: memory stays as it is.
+  Value *Desired = Builder.CreateSelect(BitsIsNaN, Stuck, toWord(Bits));
+  Value *Stored =
+      Word.emitCmpXchg(Builder, Stuck, Desired, /*WantOld=*/false).second;
+  addResult(Stuck);
+  Builder.CreateCondBr(Stored, Done, Rmw);
 }
 
 void AtomicLowering::run() {
+  // splitBasicBlock without the branch it would add: the code emitted here
+  // ends the block.
   BasicBlock *Entry = Inst.getParent();
-  Done = Entry->splitBasicBlock(Inst.getIterator(), "fatomic.done");
-  Entry->getTerminator()->eraseFromParent();
+  Done = BasicBlock::Create(Inst.getContext(), "fatomic.done",
+                            Entry->getParent(), Entry->getNextNode());
+  Done->splice(Done->end(), Entry, Inst.getIterator(), Entry->end());
+  Done->replaceSuccessorsPhiUsesWith(Entry, Done);
   Builder.SetInsertPoint(Entry);
   Builder.SetCurrentDebugLocation(Inst.getDebugLoc());
-  if (!Inst.use_empty()) {
-    Result = PHINode::Create(WordTy, 4);
-    Result->insertBefore(Done->begin());
-  }
+  WantResult = !Inst.use_empty();
 
   emitOperands();
 
@@ -646,75 +743,23 @@ void AtomicLowering::run() {
         Builder, EarlyOutOrdering.value_or(AtomicOrdering::Monotonic));
     if (!Init) // no atomic load: the first exchange reads
       Init = ConstantInt::get(WordTy, 0);
-    emitCasLoop(Init, /*SkipUnchanged=*/EarlyOutOrdering.has_value(),
-                /*ResultValue=*/nullptr);
+    emitCasLoop(Init, /*SkipUnchanged=*/EarlyOutOrdering.has_value());
   } else {
     OperandIsNegative = emitIsNegative(Operand);
-    // number's fix-up: a compare-exchange loop entered with a NaN word.  The
-    // operation takes effect there, so its result is the word that loop last
-    // saw (what keeps concurrent results linearizable).  After the dispatched
-    // atomic only a NaN it could not displace (negative for min, positive
-    // for max) needs it: a displaced one was replaced by that atomic, whose
-    // result it is.
-    BasicBlock *FixUp = nullptr;
-    PHINode *FixUpStart = nullptr;
-    auto BranchToFixUpIfNaN = [&](Value *Old, BasicBlock *Otherwise,
-                                  bool AfterDispatch) {
-      if (!FixUp) {
-        FixUp = newBlock("fatomic.fixup");
-        FixUpStart = PHINode::Create(WordTy, 2, "", FixUp);
-      }
-      BasicBlock *From = Builder.GetInsertBlock();
-      FixUpStart->addIncoming(Old, From);
-      Value *Need = emitIsNaN(Old);
-      if (AfterDispatch) {
-        Value *Neg = emitIsNegative(Old);
-        Need = Builder.CreateAnd(
-            Need, Op == FloatOp::Min ? Neg : Builder.CreateNot(Neg));
-      }
-      condBr(Need, FixUp, Otherwise, /*TrueIsRare=*/true);
-      if (Otherwise == Done && Result)
-        Result->addIncoming(Old, From);
-    };
-
-    if (EarlyOutOrdering) {
-      Value *Cur = Word.emitLoad(Builder, *EarlyOutOrdering);
-      // A NaN in memory: number repairs it, propagate returns it.
-      if (Policy != NanPolicy::Fast) {
-        BasicBlock *Check = newBlock("fatomic.check");
-        if (Policy == NanPolicy::Number) {
-          BranchToFixUpIfNaN(Cur, Check, /*AfterDispatch=*/false);
-        } else {
-          condBr(emitIsNaN(Cur), Done, Check, /*TrueIsRare=*/true);
-          if (Result)
-            Result->addIncoming(Cur, Builder.GetInsertBlock());
-        }
-        Builder.SetInsertPoint(Check);
-      }
-      // The early-out proper: skip the RMW when the operand cannot win.
-      Value *Wins = emitWins(Cur, Operand, OperandIsNegative);
-      BasicBlock *Rmw = newBlock("fatomic.rmw");
-      if (Result)
-        Result->addIncoming(Cur, Builder.GetInsertBlock());
-      Builder.CreateCondBr(Wins, Rmw, Done);
-      Builder.SetInsertPoint(Rmw);
-    }
-
-    if (Policy == NanPolicy::Number)
-      BranchToFixUpIfNaN(emitDispatch(/*BranchToDone=*/false), Done,
-                         /*AfterDispatch=*/true);
-    else
-      emitDispatch(/*BranchToDone=*/true);
-
-    if (FixUp) {
-      Builder.SetInsertPoint(FixUp);
-      emitCasLoop(FixUpStart, /*SkipUnchanged=*/true, /*ResultValue=*/nullptr);
-    }
+    emitDispatchWithFixUp();
   }
 
-  if (Result) {
+  if (WantResult) {
+    Value *Old = Results.front().first;
+    if (Results.size() > 1) {
+      PHINode *Phi = PHINode::Create(WordTy, Results.size());
+      Phi->insertBefore(Done->begin());
+      for (auto [V, From] : Results)
+        Phi->addIncoming(V, From);
+      Old = Phi;
+    }
     Builder.SetInsertPoint(Done, Done->getFirstNonPHIIt());
-    Inst.replaceAllUsesWith(Builder.CreateBitCast(Result, Inst.getType()));
+    Inst.replaceAllUsesWith(Builder.CreateBitCast(Old, Inst.getType()));
   }
   Inst.eraseFromParent();
 }
@@ -732,8 +777,10 @@ IntegerType *wordType(Type *Ty) {
 //===----------------------------------------------------------------------===//
 
 PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
-                                                  FunctionAnalysisManager &) {
+                                                  FunctionAnalysisManager &AM) {
   SmallVector<FloatAtomic, 8> Atomics;
+  // The float dx.op.atomicBinOp declarations whose calls are rewritten here.
+  SmallSetVector<Function *, 2> DxilCallees;
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (auto A = classifyAtomicRMW(*RMW))
@@ -744,9 +791,10 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
     if (!CI || !isDxilFloatAtomicBinOp(*CI))
       continue;
     std::string Error;
-    if (auto A = classifyDxilCall(*CI, Error))
+    if (auto A = classifyDxilCall(*CI, Error)) {
       Atomics.push_back(*A);
-    else if (!Error.empty())
+      DxilCallees.insert(CI->getCalledFunction());
+    } else if (!Error.empty())
       F.getContext().diagnose(DiagnosticInfoUnsupported(
           F, "lower-float-atomic-minmax: cannot lower " +
                  CI->getCalledFunction()->getName() + ": " + Error,
@@ -756,13 +804,20 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
     return PreservedAnalyses::all();
 
   MDNode *Unlikely = MDBuilder(F.getContext()).createUnlikelyBranchWeights();
+  SmallVector<LaneConstants, 3> Constants; // by FP type
+  auto ConstantsFor = [&](Type *FPTy) -> const LaneConstants & {
+    for (const LaneConstants &K : Constants)
+      if (K.FPTy == FPTy)
+        return K;
+    return Constants.emplace_back(FPTy);
+  };
   // Reverse order: each split then moves only the tail up to the next atomic.
   for (const FloatAtomic &A : reverse(Atomics)) {
     IntegerType *WordTy = wordType(A.Inst->getType());
     const NanPolicy Policy = Options.policyFor(A.DefaultPolicy);
     auto Lower = [&](AtomicWord &Word) {
-      AtomicLowering(A, Word, WordTy, Policy, Options.Strat, Options.EarlyOut,
-                     Unlikely)
+      AtomicLowering(A, Word, WordTy, ConstantsFor(A.Inst->getType()), Policy,
+                     Options.Strat, Options.EarlyOut, Unlikely)
           .run();
     };
     if (auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst)) {
@@ -772,6 +827,15 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
       DxilAtomicWord Word(*cast<CallInst>(A.Inst), WordTy);
       Lower(Word);
     }
+  }
+  // A float overload is not DXIL: drop the declarations this made unused.
+  // Only declarations are erased, never the function being visited, and
+  // their cached analyses go first.
+  for (Function *Callee : DxilCallees) {
+    if (!Callee->use_empty())
+      continue;
+    AM.clear(*Callee, Callee->getName());
+    Callee->eraseFromParent();
   }
   return PreservedAnalyses::none();
 }

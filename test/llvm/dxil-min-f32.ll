@@ -17,15 +17,20 @@ define float @imin(%dx.types.Handle %h, i32 %i, float %v) {
 ; CHECK:         [[BITS:%.*]] = bitcast float %v to i32
 ; CHECK:         [[OP:%.*]] = select i1 {{%.*}}, i32 2147483647, i32 [[BITS]]
 ; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[OP]], 0
+; CHECK-NEXT:    br label %fatomic.rmw
+; CHECK:       fatomic.rmw:
 ; CHECK-NEXT:    br i1 [[NEG]], label %fatomic.umax, label %fatomic.smin
 ; CHECK:       fatomic.smin:
 ; CHECK-NEXT:    call i32 @dx.op.atomicBinOp.i32(i32 78, %dx.types.Handle %h, i32 4, i32 %i, i32 1, i32 2, i32 [[OP]])
 ; CHECK:       fatomic.umax:
 ; CHECK-NEXT:    call i32 @dx.op.atomicBinOp.i32(i32 78, %dx.types.Handle %h, i32 7, i32 %i, i32 1, i32 2, i32 [[OP]])
-; CHECK:       fatomic.cas:
-; CHECK-NEXT:    [[OLD:%.*]] = call i32 @dx.op.atomicCompareExchange.i32(i32 79, %dx.types.Handle %h, i32 %i, i32 1, i32 2, i32 [[CUR:%.*]], i32 [[NEW:%.*]])
-; CHECK-NEXT:    [[OK:%.*]] = icmp eq i32 [[OLD]], [[CUR]]
-; CHECK-NEXT:    br i1 [[OK]], label %fatomic.done, label %fatomic.cas.loop
+; CHECK:       fatomic.fixup:
+; CHECK-NEXT:    [[STUCK:%.*]] = phi i32
+; CHECK-NEXT:    [[DESIRED:%.*]] = select i1 {{%.*}}, i32 [[STUCK]], i32 [[BITS]]
+; CHECK-NEXT:    [[OLD:%.*]] = call i32 @dx.op.atomicCompareExchange.i32(i32 79, %dx.types.Handle %h, i32 %i, i32 1, i32 2, i32 [[STUCK]], i32 [[DESIRED]])
+; CHECK-NEXT:    [[OK:%.*]] = icmp eq i32 [[OLD]], [[STUCK]]
+; A failed exchange runs the atomic again.
+; CHECK-NEXT:    br i1 [[OK]], label %fatomic.done, label %fatomic.rmw
 ; CHECK:         bitcast i32 {{%.*}} to float
   %r = call float @dx.op.atomicBinOp.f32(i32 78, %dx.types.Handle %h, i32 4, i32 %i, i32 1, i32 2, float %v)
   ret float %r

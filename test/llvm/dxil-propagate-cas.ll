@@ -15,7 +15,8 @@ define float @propagate(%dx.types.Handle %h, i32 %i, float %v) {
 ; CHECK:         [[OP:%.*]] = select i1 {{%.*}}, i32 -1, i32 {{%.*}}
 ; CHECK:       fatomic.cas.loop:
 ; CHECK-NEXT:    [[CUR:%.*]] = phi i32 [ 0, %0 ], [ [[OLD:%.*]], %fatomic.cas.loop ]
-; CHECK:         [[NEW:%.*]] = select i1 {{%.*}}, i32 [[OP]], i32 [[CUR]]
+; CHECK:         [[BETTER:%.*]] = select i1 {{%.*}}, i32 [[OP]], i32 [[CUR]]
+; CHECK:         [[NEW:%.*]] = select i1 {{%.*}}, i32 [[CUR]], i32 [[BETTER]]
 ; CHECK-NEXT:    [[OLD]] = call i32 @dx.op.atomicCompareExchange.i32(i32 79, %dx.types.Handle %h, i32 %i, i32 0, i32 0, i32 [[CUR]], i32 [[NEW]])
 ; CHECK-NEXT:    [[OK:%.*]] = icmp eq i32 [[OLD]], [[CUR]]
 ; CHECK-NEXT:    br i1 [[OK]], label %fatomic.done, label %fatomic.cas.loop

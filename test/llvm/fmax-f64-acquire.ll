@@ -16,14 +16,20 @@ define double @fmax(ptr %p, double %v) {
 ; CHECK:         [[SGT:%.*]] = icmp sgt i64 [[OP]], [[CUR]]
 ; CHECK-NEXT:    [[ULT:%.*]] = icmp ult i64 [[OP]], [[CUR]]
 ; CHECK-NEXT:    [[WINS:%.*]] = select i1 [[NEG]], i1 [[ULT]], i1 [[SGT]]
-; CHECK-NEXT:    br i1 [[WINS]], label %fatomic.rmw, label %fatomic.done
+; CHECK-NEXT:    [[CNAN:%.*]] = icmp sgt i64 [[CUR]], 9218868437227405312
+; CHECK-NEXT:    [[GO:%.*]] = or i1 [[WINS]], [[CNAN]]
+; CHECK-NEXT:    br i1 [[GO]], label %fatomic.rmw, label %fatomic.done
 ; CHECK:       fatomic.rmw:
 ; CHECK-NEXT:    br i1 [[NEG]], label %fatomic.umin, label %fatomic.smax
 ; CHECK:       fatomic.smax:
-; CHECK-NEXT:    atomicrmw max ptr %p, i64 [[OP]] acquire, align 8
+; CHECK-NEXT:    [[O1:%.*]] = atomicrmw max ptr %p, i64 [[OP]] acquire, align 8
+; A NaN that max/umin cannot displace is a positive one: above +inf, signed.
+; CHECK-NEXT:    icmp sgt i64 [[O1]], 9218868437227405312
 ; CHECK:       fatomic.umin:
-; CHECK-NEXT:    atomicrmw umin ptr %p, i64 [[OP]] acquire, align 8
-; CHECK:         cmpxchg ptr %p, i64 {{%.*}}, i64 {{%.*}} acquire acquire, align 8
+; CHECK-NEXT:    [[O2:%.*]] = atomicrmw umin ptr %p, i64 [[OP]] acquire, align 8
+; CHECK-NEXT:    icmp sgt i64 [[O2]], 9218868437227405312
+; CHECK:         [[DESIRED:%.*]] = select i1 [[VNAN]], i64 [[STUCK:%.*]], i64 [[BITS]]
+; CHECK-NEXT:    cmpxchg ptr %p, i64 [[STUCK]], i64 [[DESIRED]] acquire acquire, align 8
 ; CHECK:         bitcast i64 {{%.*}} to double
 ; CHECK-NOT:     atomicrmw
   %r = atomicrmw fmax ptr %p, double %v acquire, align 8

@@ -12,15 +12,20 @@ define float @fminimum(ptr %p, float %v) {
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i32 -1, i32 {{%.*}}
 ; CHECK-NEXT:    icmp slt i32 [[OP]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
+; CHECK-NEXT:    icmp slt i32 [[OP]], [[CUR]]
+; CHECK-NEXT:    icmp ugt i32 [[OP]], [[CUR]]
+; CHECK-NEXT:    [[WINS:%.*]] = select i1
 ; CHECK-NEXT:    [[CMAG:%.*]] = and i32 [[CUR]], 2147483647
 ; CHECK-NEXT:    [[CNAN:%.*]] = icmp ugt i32 [[CMAG]], 2139095040
-; CHECK-NEXT:    br i1 [[CNAN]], label %fatomic.done, label %fatomic.check
+; A NaN in memory skips the atomic.
+; CHECK-NEXT:    [[GO:%.*]] = select i1 [[CNAN]], i1 false, i1 [[WINS]]
+; CHECK-NEXT:    br i1 [[GO]], label %fatomic.rmw, label %fatomic.done
 ; CHECK:         atomicrmw min ptr %p, i32 [[OP]] monotonic
 ; CHECK-NEXT:    br label %fatomic.done
 ; CHECK:         atomicrmw umax ptr %p, i32 [[OP]] monotonic
 ; CHECK-NEXT:    br label %fatomic.done
 ; CHECK:       fatomic.done:
-; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %0 ], [ [[CUR]], %fatomic.check ], [ {{%.*}}, %fatomic.smin ], [ {{%.*}}, %fatomic.umax ]
+; CHECK-NEXT:    [[RES:%.*]] = phi i32 [ [[CUR]], %0 ], [ {{%.*}}, %fatomic.smin ], [ {{%.*}}, %fatomic.umax ]
 ; CHECK-NOT:     cmpxchg
   %r = atomicrmw fminimum ptr %p, float %v monotonic, align 4
   ret float %r

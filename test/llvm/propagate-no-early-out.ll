@@ -12,10 +12,10 @@ define double @fmaximum(ptr %p, double %v) {
 ; CHECK:         [[OP:%.*]] = select i1 {{%.*}}, i64 9223372036854775807, i64 {{%.*}}
 ; CHECK:         load atomic i64, ptr %p monotonic, align 8
 ; CHECK:       fatomic.cas.loop:
+; CHECK-NEXT:    [[CUR:%.*]] = phi i64
+; CHECK:         [[BETTER:%.*]] = select i1 {{%.*}}, i64 [[OP]], i64 [[CUR]]
 ; CHECK:         [[CNAN:%.*]] = icmp ugt i64 {{%.*}}, 9218868437227405312
-; CHECK-NEXT:    [[NOTNAN:%.*]] = xor i1 [[CNAN]], true
-; CHECK-NEXT:    [[TAKE:%.*]] = and i1 [[NOTNAN]], {{%.*}}
-; CHECK-NEXT:    [[NEW:%.*]] = select i1 [[TAKE]], i64 [[OP]], i64 {{%.*}}
+; CHECK-NEXT:    [[NEW:%.*]] = select i1 [[CNAN]], i64 [[CUR]], i64 [[BETTER]]
 ; CHECK:         cmpxchg ptr %p, i64 {{%.*}}, i64 [[NEW]] release monotonic, align 8
 ; CHECK-NOT:     atomicrmw
   %r = atomicrmw fmaximum ptr %p, double %v release, align 8

@@ -18,8 +18,16 @@ Reports the median wall time of the whole opt process and the median pass
 time from -time-passes (the pass's own row, summed over functions), and the
 ratios to atomic-expand.
 
+With --callgrind it also counts the instructions executed (valgrind's
+callgrind, one run per configuration): those of the whole opt process and
+those inside the pass's run() (inclusive).  The counts do not depend on the
+machine's load, which on a shared machine makes the times noisy; they leave
+out what the times include beyond instructions (cache misses, page faults
+for the memory the new IR takes).
+
 usage: bench-llvm-compile-time.py --plugin PATH [--opt opt-22] [--runs 7]
                                   [--count 20000] [--per-function 20]
+                                  [--callgrind]
 """
 
 import argparse
@@ -65,7 +73,13 @@ def main():
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--per-function", type=int, default=20)
+    parser.add_argument("--callgrind", action="store_true",
+                        help="also count instructions with valgrind's callgrind")
     args = parser.parse_args()
+    if args.callgrind and not shutil.which("valgrind"):
+        parser.error("--callgrind needs valgrind (Debian package valgrind)")
+    if args.runs < 1:
+        parser.error("--runs must be positive")
 
     llvm_as = os.path.join(os.path.dirname(os.path.realpath(args.opt)), "llvm-as")
     tmp = tempfile.mkdtemp(prefix="fatomic-bench-")
@@ -79,8 +93,11 @@ def main():
         subprocess.run([llvm_as, ll, "-o", bc], check=True)
 
         tables = []
+        counts = []
         for discard in (False, True):
             tables.append((discard, measure(args, bc, discard)))
+            if args.callgrind:
+                counts.append((discard, count_instructions(args, bc, discard, tmp)))
     finally:
         shutil.rmtree(tmp)
 
@@ -98,15 +115,27 @@ def main():
                 p = passes[name]
                 line += f" {p:14.3f} {p / passes['atomic-expand']:7.2f}"
             print(line)
+    for discard, rows in counts:
+        print()
+        print("instructions executed (callgrind), "
+              + ("with -discard-value-names" if discard else "value names kept"))
+        print(f"{'configuration':16} {'opt total (M)':>14} {'ratio':>7} "
+              f"{'in the pass (M)':>16} {'ratio':>7}")
+        base_total = rows["atomic-expand"][0]
+        base_pass = rows["atomic-expand"][1]
+        for name, (total, inpass) in rows.items():
+            line = f"{name:16} {total / 1e6:14.1f} {total / base_total:7.2f}"
+            if inpass is not None:
+                line += f" {inpass / 1e6:16.1f} {inpass / base_pass:7.2f}"
+            print(line)
 
 
-def measure(args, bc, discard):
-    """Median opt wall time and pass time per configuration."""
+def configurations(args, bc, discard):
     base = [args.opt, "-mtriple=" + TRIPLE, "-disable-output", bc]
     if discard:
         base.append("-discard-value-names")
     plugin = ["-load-pass-plugin=" + args.plugin]
-    configs = [
+    return [
         ("atomic-expand", base + ["-passes=atomic-expand"],
          ["AtomicExpandPass"]),
         ("fatomic", base + plugin + ["-passes=lower-float-atomic-minmax"],
@@ -116,6 +145,48 @@ def measure(args, bc, discard):
          ["LowerFloatAtomicMinMaxPass", "AtomicExpandPass"]),
         ("floor", base + ["-passes=no-op-module"], []),
     ]
+
+
+# The run() of each pass, as callgrind_annotate names it.
+PASS_FUNCTIONS = {
+    "AtomicExpandPass": "llvm::AtomicExpandPass::run(llvm::Function&",
+    "LowerFloatAtomicMinMaxPass":
+        "fatomic::LowerFloatAtomicMinMaxPass::run(llvm::Function&",
+}
+
+
+def count_instructions(args, bc, discard, tmp):
+    """(whole process, inside the passes' run()) instruction counts."""
+    rows = {}
+    for name, cmd, passes in configurations(args, bc, discard):
+        out = os.path.join(tmp, "callgrind.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+                       + cmd, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", out],
+                              check=True, stdout=subprocess.PIPE, text=True).stdout
+        total = None
+        inpass = 0 if passes else None
+        for line in text.splitlines():
+            m = re.match(r"\s*([0-9,]+)\s", line)
+            if not m:
+                continue
+            n = int(m.group(1).replace(",", ""))
+            if "PROGRAM TOTALS" in line:
+                total = n
+            for p in passes:
+                if PASS_FUNCTIONS[p] in line:
+                    inpass += n
+        if total is None:
+            raise SystemExit(f"no instruction count for {name} from callgrind")
+        rows[name] = (total, inpass)
+        os.remove(out)
+    return rows
+
+
+def measure(args, bc, discard):
+    """Median opt wall time and pass time per configuration."""
+    configs = configurations(args, bc, discard)
     walls = {name: [] for name, _, _ in configs}
     passes = {name: [] for name, _, _ in configs}
     for name, cmd, _ in configs:  # warm-up

@@ -26,7 +26,9 @@
 //        above, becomes the same algorithm on @dx.op.atomicBinOp.i32/.i64
 //        (IMin 4 / UMax 7 for min, IMax 5 / UMin 6 for max) and, where a
 //        compare-exchange is needed, @dx.op.atomicCompareExchange.i32/.i64
-//        (opcode 79); the declarations are added to the module.  DXIL has no
+//        (opcode 79); the declarations are added to the module, and a float
+//        overload's declaration that no call uses any more is removed (one
+//        that had no calls to begin with is left alone).  DXIL has no
 //        atomic load, and reading through an atomicBinOp Or 0 would itself be
 //        a read-modify-write, so the DXIL form never uses the early-out: under
 //        `number` a NaN found in the result is replaced by a compare-exchange

@@ -1,0 +1,158 @@
+"""A stand-in for CuPy that runs the NVPTX benchmark's kernels on the host.
+
+Only for exercising `nvptx-bench.py run` (its bookkeeping, checks, result
+files and exit status) on a machine without a GPU.  It does not read the PTX:
+each kernel is emulated from its name (the module's file name gives the type,
+the operation and whether the result is used), sequentially, with NaN
+handling of the `number` policy.  The device it reports is named
+"EMULATED" so that nothing it produces passes for a measurement
+(nvptx-report.py refuses it).  With FAKE_CUPY_CORRUPT=1 it flips a bit of
+the memory after each fatomic kernel, so that the checks must fail.
+"""
+
+import os
+import re
+import time
+
+import numpy
+
+__version__ = "emulated"
+
+DEVICE_NAME = "EMULATED on the host (not a GPU)"
+
+
+def asarray(a):
+    return numpy.array(a, copy=True)
+
+
+def asnumpy(a):
+    return numpy.array(a, copy=True)
+
+
+def zeros(n, dtype):
+    return numpy.zeros(n, dtype=dtype)
+
+
+def empty(n, dtype):
+    return numpy.empty(n, dtype=dtype)
+
+
+class _Runtime:
+    @staticmethod
+    def getDeviceCount():
+        return 1
+
+    @staticmethod
+    def getDeviceProperties(index):
+        return {"name": DEVICE_NAME, "major": 9, "minor": 0,
+                "multiProcessorCount": 1}
+
+    @staticmethod
+    def driverGetVersion():
+        return 0
+
+    @staticmethod
+    def runtimeGetVersion():
+        return 0
+
+
+class _Device:
+    def synchronize(self):
+        pass
+
+
+class _Event:
+    def __init__(self):
+        self.t = None
+
+    def record(self):
+        self.t = time.perf_counter()
+
+    def synchronize(self):
+        pass
+
+
+def _elapsed(start, end):
+    return (end.t - start.t) * 1000.0
+
+
+class _Cuda:
+    runtime = _Runtime
+    Device = _Device
+    Event = _Event
+    get_elapsed_time = staticmethod(_elapsed)
+
+
+cuda = _Cuda
+
+
+def _key(bits, width):
+    sign = bits >> (width - 1)
+    return bits ^ (((1 << width) - 1) if sign else (1 << (width - 1)))
+
+
+def _is_nan(bits, width):
+    mant = 23 if width == 32 else 52
+    exp = ((1 << (width - 1 - mant)) - 1) << mant
+    return (bits & exp) == exp and (bits & ((1 << mant) - 1)) != 0
+
+
+class _Function:
+    def __init__(self, module, name):
+        self.m, self.name = module, name
+
+    def __call__(self, grid, block, args):
+        threads = grid[0] * block[0]
+        if self.name == "bench":
+            self._bench(threads, *args)
+        else:
+            self._special(*args)
+        if self.m.variant == "fatomic" and os.environ.get("FAKE_CUPY_CORRUPT"):
+            dst = args[1] if self.name == "bench" else args[2]
+            dst.view(numpy.uint8)[0] ^= 1
+
+    def _bench(self, threads, vals, dst, sink, vmask, mask, iters, rising):
+        u32 = numpy.uint32
+        i = numpy.arange(threads, dtype=u32)[:, None]
+        k = numpy.arange(int(iters), dtype=u32)[None, :]
+        a = (((i * u32(2654435761) + k * u32(40503)) >> u32(7)) & u32(mask)).ravel()
+        v = vals[((i + k * u32(977)) & u32(vmask)).ravel()]
+        if rising:
+            step = numpy.broadcast_to(k << u32(12), (threads, int(iters))).ravel()
+            step = step.astype(vals.dtype)
+            v = v + step if self.m.op == "fmax" else v - step
+        mem = dst.view(vals.dtype)
+        (numpy.maximum if self.m.op == "fmax" else numpy.minimum).at(mem, a, v)
+
+    def _special(self, vals, addr, dst, ret, n):
+        width = vals.dtype.itemsize * 8
+        ubits = vals.view(numpy.uint32 if width == 32 else numpy.uint64)
+        mem = dst.view(ubits.dtype)
+        out = ret.view(ubits.dtype)
+        for t in range(int(n)):
+            a, v = int(addr[t]), int(ubits[t])
+            m = int(mem[a])
+            if self.m.used:
+                out[t] = m
+            if _is_nan(v, width):
+                continue
+            if _is_nan(m, width):
+                mem[a] = v
+                continue
+            wins = _key(v, width) > _key(m, width) if self.m.op == "fmax" \
+                else _key(v, width) < _key(m, width)
+            if wins:
+                mem[a] = v
+
+
+class RawModule:
+    def __init__(self, path):
+        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|expand)\.ptx$",
+                     os.path.basename(path))
+        if not m or ".entry bench(" not in open(path).read():
+            raise ValueError(f"fake cupy: not a benchmark PTX file: {path}")
+        self.type, self.op = m.group(1), m.group(2)
+        self.used, self.variant = m.group(3) == "used", m.group(4)
+
+    def get_function(self, name):
+        return _Function(self, name)

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Writes docs/nvptx-performance.md from the results.json of
+`nvptx-bench.py run` (tools/nvptx).
+
+The page states how the figures were taken, the device and tool versions
+from the JSON, the special-value correctness results, and one table per
+type and operation: median kernel time of fatomic's lowering and of LLVM's
+AtomicExpand compare-exchange loop, and their ratio (fatomic time /
+AtomicExpand time: below 1 means fatomic is faster).
+
+Refuses results that are incomplete, that failed a correctness check, or
+that came from the emulated CuPy of the tests (use --allow-emulated only to
+test this script; the page then says in its first line that it holds no
+measurement).
+
+usage: nvptx-report.py RESULTS.json [-o docs/nvptx-performance.md]
+                       [--log-name NAME] [--allow-emulated]
+       nvptx-report.py --pending [-o FILE]   (the page without figures)
+"""
+
+import argparse
+import json
+import sys
+
+PROG = "nvptx-report"
+
+METHOD = """\
+## How the figures are taken
+
+`tools/nvptx/nvptx-bench.py` generates one LLVM IR module per kernel
+flavour: f32 and f64, `atomicrmw fmax` and `atomicrmw fmin`, the returned
+value used or unused.  In the benchmark kernel every one of {threads:,}
+threads (blocks of {block}) does {iters} atomics
+(`syncscope("device") monotonic`, the ordering of CUDA's `atomicMax`) on
+global memory at a hashed address, `((i * 2654435761 + k * 40503) >> 7) &
+(addresses - 1)`, with a value read from {nvals:,} random numbers in
+[-1000, 1000) (`random`), or that value plus `k * 4096` for fmax and minus
+it for fmin (`rising`: each round's values beat all of the previous
+round's, so memory keeps changing and the early-out rarely applies).  Memory starts at -inf for fmax and +inf for fmin.  The
+address and value scheme is that of the Vulkan measurements in
+`shared/anchors/gpubench`.
+
+Each module is compiled twice with `llc-22 -O3 -mtriple=nvptx64-nvidia-cuda
+-mcpu=sm_90`:
+
+- **fatomic**: after `opt-22 -passes=lower-float-atomic-minmax` (default
+  options: `nan=number`, sign dispatch, early-out).  The PTX has the atomic
+  load (`ld.relaxed.gpu.global`), the two integer atomics of the sign
+  dispatch (`atom.global.max.s32` / `atom.global.min.u32` for fmax, and so
+  on) and the compare-exchange only in the NaN fix-up.
+- **AtomicExpand**: the module as it is; LLVM's AtomicExpand pass turns the
+  float `atomicrmw` into a loop of `max.f32`/`min.f32` and
+  `atom.global.cas`.
+
+The bundle step checks both shapes in the PTX.  On the GPU the PTX is loaded
+with CuPy's `RawModule` (the driver compiles it); each case runs once to warm
+up and then {runs} times, timed with CUDA events around the kernel alone;
+the table gives the median.  After every launch, the memory is compared bit
+for bit with the per-address maximum (minimum) computed on the host.
+
+Correctness with special values: for f32 and f64, min and max, kernels with
+`monotonic` (early-out path) and `acq_rel` ordering (no early-out: dispatch
+and fix-up) apply a grid of 28 values (both zeros, subnormals, normals,
+infinities, quiet and signalling NaNs of both signs, NaN payloads) as
+initial memory and operands: one thread per (memory, operand) pair, and 28
+threads contending on each of 224 further addresses.  The final memory must
+equal fatomic's reference model (`fatomic-nvptx-expect`, from
+`include/fatomic/Reference.h`) bit for bit, and every returned value must be
+one the address can hold.  AtomicExpand's kernels follow LLVM's `fmax`/`fmin`
+(`maxnum`: either zero for a tie of -0 and +0, any NaN for two NaNs), not
+fatomic's contract; their differences are listed, not counted as failures.
+
+Reproduce:
+
+```sh
+cmake --build build --target FatomicLLVMPlugin fatomic-nvptx-expect
+python3 tools/nvptx/nvptx-bench.py bundle --plugin build/lib/libFatomicLLVMPlugin.so \\
+    --expect-tool build/bin/fatomic-nvptx-expect --out build/nvptx-bundle
+# on the GPU machine (python3, numpy, CuPy; no LLVM needed there):
+cd build/nvptx-bundle && python3 run.py run --out OUT
+python3 tools/nvptx/nvptx-report.py OUT/results.json -o docs/nvptx-performance.md
+```
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def load(path, allow_emulated):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise Failure(f"cannot read {path}: {e}")
+    if data.get("tool") != "nvptx-bench":
+        raise Failure(f"{path} is not nvptx-bench output")
+    if data.get("emulated") and not allow_emulated:
+        raise Failure(f"{path} comes from the emulated CuPy of the tests, "
+                      "not from a GPU")
+    if not data.get("complete"):
+        raise Failure(f"{path} is incomplete ({data.get('skipped_timings')} "
+                      "timings skipped)")
+    if data.get("failures"):
+        raise Failure(f"{path} records failed checks: {data['failures'][0]}")
+    return data
+
+
+def fmt_ms(ms):
+    return f"{ms:.3f}" if ms < 100 else f"{ms:.1f}"
+
+
+def render(data, log_name):
+    dev, cfg, bundle = data["device"], data["config"], data["bundle"]
+    out = []
+    if data.get("emulated"):
+        out.append("**EMULATED: these are not measurements.  This page was "
+                   "written from the host emulation of the tests.**\n")
+    out.append("# fatomic on NVIDIA GPUs through LLVM's NVPTX back end\n")
+    out.append("The LLVM pass against LLVM's own expansion of the same float "
+               "atomic min/max (AtomicExpand's compare-exchange loop), compiled "
+               "for sm_90 and run on one GPU.  Generated by "
+               "`tools/nvptx/nvptx-report.py` from the run's `results.json`"
+               + (f" (`{log_name}`)" if log_name else "") + ".\n")
+    out.append(METHOD.format(**cfg))
+    out.append("## Run\n")
+    out.append(f"- Device: {dev['name']}, compute capability "
+               f"{dev['compute_capability']}, {dev['multiprocessors']} SMs; "
+               f"CUDA driver {dev['driver']}, runtime {dev['runtime']}; "
+               f"CuPy {dev['cupy']}, numpy {dev['numpy']}.")
+    out.append(f"- Bundle: commit {bundle.get('commit')}, "
+               f"`{bundle.get('passes')}`, {bundle.get('llc')}.")
+    out.append(f"- {cfg['threads']:,} threads × {cfg['iters']} atomics per "
+               f"launch, median of {cfg['runs']} timed launches; the whole "
+               f"run took {data.get('elapsed_s')} s.\n")
+
+    out.append("## Correctness\n")
+    special = data["special"]
+    checked = [s for s in special if s["checked"]]
+    passed = sum(1 for s in checked if s["pass"])
+    out.append(f"- Special values, fatomic: {passed} of {len(checked)} kernel "
+               "runs left exactly the reference model's memory with every "
+               "returned value reachable.")
+    differs = [s for s in special if not s["checked"] and not s["pass"]]
+    if differs:
+        out.append("- Special values, AtomicExpand (LLVM's maxnum semantics, "
+                   "for information):")
+        for s in differs:
+            out.append(f"  - {s['kernel']} {s['ordering']}: "
+                       f"{s['memory_mismatches']} of {s['addresses']} addresses "
+                       f"differ from fatomic's reference, "
+                       f"{s['returned_not_reachable']} returned values outside "
+                       f"it; first: {s['first_problem']}")
+    else:
+        out.append("- Special values, AtomicExpand: no difference from "
+                   "fatomic's reference model either.")
+    timings = data["timings"]
+    ok = sum(1 for t in timings if not t["memory_bad_runs"])
+    launches = sum(t["memory_ok_runs"] + t["memory_bad_runs"] for t in timings)
+    out.append(f"- Benchmark memory: {ok} of {len(timings)} cases "
+               f"({launches} launches) matched the host's per-address result "
+               "bit for bit after every launch.\n")
+
+    out.append("## Kernel time\n")
+    out.append("Median time of one launch in ms; ratio = fatomic / "
+               "AtomicExpand (below 1: fatomic faster); Gatomic/s counts "
+               "every thread's atomics.\n")
+    by_key = {}
+    for t in timings:
+        by_key[(t["type"], t["op"], t["used"], t["addresses"], t["values"],
+                t["variant"])] = t
+    for ty in ("f32", "f64"):
+        for op in ("fmax", "fmin"):
+            out.append(f"### {ty} {op}\n")
+            out.append("| result | addresses | values | fatomic ms | "
+                       "AtomicExpand ms | ratio | fatomic Gatomic/s | "
+                       "AtomicExpand Gatomic/s |")
+            out.append("|---|---:|---|---:|---:|---:|---:|---:|")
+            for used in (False, True):
+                for values in ("random", "rising"):
+                    for count in (1, 1024, 1 << 20):
+                        f = by_key.get((ty, op, used, count, values, "fatomic"))
+                        e = by_key.get((ty, op, used, count, values, "expand"))
+                        if not f or not e:
+                            continue
+                        ratio = f["ms_median"] / e["ms_median"]
+                        out.append(
+                            f"| {'used' if used else 'unused'} | {count:,} | "
+                            f"{values} | {fmt_ms(f['ms_median'])} | "
+                            f"{fmt_ms(e['ms_median'])} | {ratio:.3f} | "
+                            f"{f['gatomics_per_s']:.2f} | "
+                            f"{e['gatomics_per_s']:.2f} |")
+            out.append("")
+    ratios = []
+    for (ty, op, used, count, values, variant), f in by_key.items():
+        if variant == "fatomic":
+            e = by_key.get((ty, op, used, count, values, "expand"))
+            if e:
+                ratios.append((f["ms_median"] / e["ms_median"], ty, op, used,
+                               count, values))
+    if ratios:
+        ratios.sort()
+        best, worst = ratios[0], ratios[-1]
+        out.append("## Summary\n")
+        out.append(f"Across the {len(ratios)} cases the ratio runs from "
+                   f"{best[0]:.3f} ({best[1]} {best[2]}, "
+                   f"{best[4]:,} addresses, {best[5]}, result "
+                   f"{'used' if best[3] else 'unused'}) to {worst[0]:.3f} "
+                   f"({worst[1]} {worst[2]}, {worst[4]:,} addresses, "
+                   f"{worst[5]}, result {'used' if worst[3] else 'unused'}); "
+                   f"{sum(1 for r in ratios if r[0] < 1)} cases are faster "
+                   "with fatomic.\n")
+    return "\n".join(out)
+
+
+def render_pending():
+    """The page before a GPU run: the method, and no figures."""
+    cfg = {"threads": 1 << 20, "block": 256, "iters": 64, "nvals": 1 << 20,
+           "runs": 5}
+    return "\n".join([
+        "# fatomic on NVIDIA GPUs through LLVM's NVPTX back end\n",
+        "The LLVM pass against LLVM's own expansion of the same float atomic "
+        "min/max (AtomicExpand's compare-exchange loop), compiled for sm_90 "
+        "and run on one GPU.  Generated by `tools/nvptx/nvptx-report.py`.\n",
+        METHOD.format(**cfg),
+        "## Results\n",
+        "Not recorded yet: no GPU run of the bundle has been made.  This page "
+        "is rewritten with the device, the correctness results and the "
+        "tables by the last command above.\n"])
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Write docs/nvptx-performance.md from the "
+        "results.json of nvptx-bench.py run.")
+    parser.add_argument("results", nargs="?",
+                        help="results.json of `nvptx-bench.py run`")
+    parser.add_argument("--pending", action="store_true",
+                        help="write the page without results (before a run)")
+    parser.add_argument("-o", "--output", default="-",
+                        help="Markdown file to write (default: stdout)")
+    parser.add_argument("--log-name", help="where the run's files are kept, "
+                        "named on the page")
+    parser.add_argument("--allow-emulated", action="store_true",
+                        help="accept the tests' emulated run (for testing "
+                        "this script only)")
+    args = parser.parse_args(argv)
+    if bool(args.results) == args.pending:
+        parser.error("give either RESULTS.json or --pending")
+    try:
+        text = render_pending() if args.pending else \
+            render(load(args.results, args.allow_emulated), args.log_name)
+    except Failure as e:
+        print(f"{PROG}: error: {e}; nothing written", file=sys.stderr)
+        return 1
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
