@@ -26,6 +26,10 @@ subs = [
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
      os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
+    ("%fatomic-capi-test",
+     os.path.join(config.fatomic_tools_dir, "fatomic-capi-test")),
+    ("%fatomic-engine-example",
+     os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")),
     ("%fatomic_plugin", config.fatomic_plugin),
     ("%spirv-as", config.spirv_as),
     ("%spirv-dis", config.spirv_dis),
@@ -66,3 +70,5 @@ if (config.fatomic_plugin and config.clang and
     config.available_features.add("x86-64-exec")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")
+if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")):
+    config.available_features.add("engine-example")
