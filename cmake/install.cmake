@@ -69,7 +69,8 @@ install(FILES
 # pkg-config: the prefix is found from the .pc file's own place, so the
 # package can be installed under any --prefix.
 file(RELATIVE_PATH FATOMIC_PC_PREFIX
-  /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+  /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" FATOMIC_PC_PREFIX "${FATOMIC_PC_PREFIX}")
 if(FATOMIC_BUILD_SHARED)
   set(FATOMIC_PC_LIBS "-lfatomic")
   set(FATOMIC_PC_REQUIRES "Requires.private: SPIRV-Tools")
