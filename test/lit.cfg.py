@@ -3,6 +3,7 @@
 
 import os
 import platform
+import shutil
 import sys
 
 import lit.formats
@@ -50,6 +51,10 @@ subs = [
     # `%validate vulkan1.2 %t.out.spv`.
     ("%validate", python + " " + os.path.join(utils, "validate_spv.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
+    # Prints a command block of a document: `%doc-recipe %docs/x.md NAME`.
+    ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
+    ("%docs", os.path.join(config.fatomic_src_root, "docs")),
+    ("%src-root", config.fatomic_src_root),
     ("%python", python),
 ]
 config.substitutions.extend(subs)
@@ -63,6 +68,13 @@ config.substitutions.append(("not ", config.not_tool + " "))
 
 if config.fatomic_plugin:
     config.available_features.add("llvm-plugin")
+    # The documented recipes name the plugin $FATOMIC_PLUGIN.
+    config.environment["FATOMIC_PLUGIN"] = config.fatomic_plugin
+# vulkaninfo on Mesa's CPU driver, for the --target-profile recipe.
+LAVAPIPE_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+if os.path.exists(LAVAPIPE_ICD) and shutil.which("vulkaninfo"):
+    config.available_features.add("lavapipe")
+    config.substitutions.append(("%lavapipe-icd", LAVAPIPE_ICD))
 # Lowered kernels compiled with clang and run on this machine.
 if (config.fatomic_plugin and config.clang and
         platform.machine() in ("x86_64", "AMD64") and
