@@ -27,6 +27,8 @@ subs = [
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
      os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
+    ("%fatomic-semantics-table",
+     os.path.join(config.fatomic_tools_dir, "fatomic-semantics-table")),
     ("%fatomic-capi-test",
      os.path.join(config.fatomic_tools_dir, "fatomic-capi-test")),
     ("%fatomic-engine-example",
