@@ -56,6 +56,8 @@ subs = [
     # Prints a command block of a document: `%doc-recipe %docs/x.md NAME`.
     ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
     ("%docs", os.path.join(config.fatomic_src_root, "docs")),
+    ("%check-diagnostics",
+     python + " " + os.path.join(utils, "check_diagnostics.py")),
     ("%src-root", config.fatomic_src_root),
     ("%python", python),
 ]
