@@ -56,6 +56,7 @@ subs = [
     # Prints a command block of a document: `%doc-recipe %docs/x.md NAME`.
     ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
     ("%docs", os.path.join(config.fatomic_src_root, "docs")),
+    ("%check-manpage", python + " " + os.path.join(utils, "check_manpage.py")),
     ("%check-diagnostics",
      python + " " + os.path.join(utils, "check_diagnostics.py")),
     ("%src-root", config.fatomic_src_root),
@@ -88,3 +89,5 @@ if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")):
     config.available_features.add("engine-example")
+if shutil.which("man"):
+    config.available_features.add("man")
