@@ -96,9 +96,9 @@ enum class FailureKind {
 ///     // CreateEliminateDeadFunctionsPass(), then Process(Words) again
 ///   }
 ///
-/// examples/engine/engine.cpp is a complete program.  A pass object may be
-/// reused for any number of modules; it is not safe to call Process() on one
-/// object from two threads at once (use one object per thread).  The C
+/// tools/fatomic-engine-example/ is a complete program.  A pass object may
+/// be reused for any number of modules; it is not safe to call Process() on
+/// one object from two threads at once (use one object per thread).  The C
 /// interface (fatomic/fatomic.h) has the same semantics.
 class LowerFloatAtomicMinMaxPass {
 public:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs fatomic into a temporary prefix and uses it the way other projects
 # do: find_package(fatomic) from CMake, pkg-config, the add_custom_command
-# recipe, the LLVM plugin from opt-22, and examples/engine built on its own.
+# recipe, the LLVM plugin from opt-22, and tools/fatomic-engine-example built
+# on its own.
 #
 # usage: install-test.sh package <source-dir> <build-dir> <work-dir>
 #            installs <build-dir> (the static libraries, the tools, the plugin)
@@ -114,8 +115,8 @@ if [ "$mode" = package ]; then
   "$work/consumer-pc" "$work/bounds.spv" "$work/pc.spv"
   validate "$work/pc.spv"
 
-  step "examples/engine built on its own against the install"
-  cmake -S "$src/examples/engine" -B "$work/engine" "${generator[@]}" \
+  step "tools/fatomic-engine-example built on its own against the install"
+  cmake -S "$src/tools/fatomic-engine-example" -B "$work/engine" "${generator[@]}" \
     "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
     >/dev/null
   cmake --build "$work/engine" >/dev/null

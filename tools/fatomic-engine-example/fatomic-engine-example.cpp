@@ -1,4 +1,4 @@
-//===- engine.cpp - fatomic in an engine's shader compiler ----------------===//
+//===- fatomic-engine-example.cpp - fatomic in an engine's shader compiler ===//
 //
 // The usual path of an engine that compiles its shaders at build or load
 // time, all in memory:
