@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config man-db
   spirv-tools spirv-headers
   llvm-22-dev llvm-22-tools clang-22
-  glslang-tools
+  glslang-tools glslang-dev
   libgtest-dev nlohmann-json3-dev
   python3-matplotlib
   mesa-vulkan-drivers libvulkan-dev vulkan-tools

@@ -3,6 +3,7 @@
 
 import os
 import platform
+import shutil
 import sys
 
 import lit.formats
@@ -26,6 +27,12 @@ subs = [
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
      os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
+    ("%fatomic-semantics-table",
+     os.path.join(config.fatomic_tools_dir, "fatomic-semantics-table")),
+    ("%fatomic-capi-test",
+     os.path.join(config.fatomic_tools_dir, "fatomic-capi-test")),
+    ("%fatomic-engine-example",
+     os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")),
     ("%fatomic_plugin", config.fatomic_plugin),
     ("%spirv-as", config.spirv_as),
     ("%spirv-dis", config.spirv_dis),
@@ -54,6 +61,13 @@ subs = [
     ("%nvptx-report", python + " " + os.path.join(
         config.fatomic_src_root, "tools", "nvptx", "nvptx-report.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
+    # Prints a command block of a document: `%doc-recipe %docs/x.md NAME`.
+    ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
+    ("%docs", os.path.join(config.fatomic_src_root, "docs")),
+    ("%check-manpage", python + " " + os.path.join(utils, "check_manpage.py")),
+    ("%check-diagnostics",
+     python + " " + os.path.join(utils, "check_diagnostics.py")),
+    ("%src-root", config.fatomic_src_root),
     ("%python", python),
 ]
 config.substitutions.extend(subs)
@@ -67,6 +81,13 @@ config.substitutions.append(("not ", config.not_tool + " "))
 
 if config.fatomic_plugin:
     config.available_features.add("llvm-plugin")
+    # The documented recipes name the plugin $FATOMIC_PLUGIN.
+    config.environment["FATOMIC_PLUGIN"] = config.fatomic_plugin
+# vulkaninfo on Mesa's CPU driver, for the --target-profile recipe.
+LAVAPIPE_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+if os.path.exists(LAVAPIPE_ICD) and shutil.which("vulkaninfo"):
+    config.available_features.add("lavapipe")
+    config.substitutions.append(("%lavapipe-icd", LAVAPIPE_ICD))
 # Lowered kernels compiled with clang and run on this machine.
 if (config.fatomic_plugin and config.clang and
         platform.machine() in ("x86_64", "AMD64") and
@@ -78,3 +99,7 @@ if config.fatomic_plugin and config.llc and os.path.exists(
     config.available_features.add("nvptx")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")
+if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")):
+    config.available_features.add("engine-example")
+if shutil.which("man"):
+    config.available_features.add("man")

@@ -70,16 +70,55 @@ enum class FailureKind {
   TargetLacksFeature,  ///< e.g. f64 where int64 atomics are unsupported
 };
 
+/// The pass, for engines that hold SPIR-V words in memory.  The file comment
+/// above is its contract; in short:
+///
+///   Rewrites   OpAtomicFMinEXT / OpAtomicFMaxEXT on f32 and f64 that the
+///              target lacks, into integer atomics on the same memory.
+///   Leaves     atomics the target has natively, every other instruction;
+///   alone      a module without float min/max comes back bit-identical.
+///   Changes    removes AtomicFloat{32,64}MinMaxEXT and then the extension
+///   capabilities  when nothing needs them; adds Int64Atomics for f64.
+///   Errors     one message per problem through the consumer, Failure, the
+///              words unchanged (FailureKind says which; docs/diagnostics.md
+///              lists every message).
+///
+/// Typical use, between the front end and spvtools::Optimizer:
+///
+///   std::string Error;
+///   auto Target = fatomic::loadProfileFile("device.json", Error);
+///   auto Options = fatomic::parseOptions("nan=number", Error);
+///   fatomic::LowerFloatAtomicMinMaxPass Pass(*Options, *Target);
+///   Pass.SetMessageConsumer(Consumer);          // as for spvtools
+///   if (Pass.Process(Words) == fatomic::PassStatus::Failure &&
+///       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
+///     // run spvtools::CreateInlineExhaustivePass() and
+///     // CreateEliminateDeadFunctionsPass(), then Process(Words) again
+///   }
+///
+/// tools/fatomic-engine-example/ is a complete program.  A pass object may
+/// be reused for any number of modules; it is not safe to call Process() on
+/// one object from two threads at once (use one object per thread).  The C
+/// interface (fatomic/fatomic.h) has the same semantics.
 class LowerFloatAtomicMinMaxPass {
 public:
+  /// \p Options as parsed by parseOptions (their native= features are added
+  /// to \p Target); \p Target says what the device runs natively: a default
+  /// TargetModel has nothing native, so every float min/max is lowered.
   LowerFloatAtomicMinMaxPass(LoweringOptions Options, TargetModel Target);
 
-  /// Diagnostics go here (errors and notes).  Default: discarded.
+  /// Diagnostics go here, one call per message, level SPV_MSG_ERROR, no
+  /// source and a zero position.  Default: discarded.
   void SetMessageConsumer(spvtools::MessageConsumer Consumer);
 
-  /// Lowers \p Words in place.  On Failure \p Words is unchanged.
+  /// Lowers the module \p Words in place.  SuccessWithChange: at least one
+  /// atomic was rewritten; SuccessWithoutChange: \p Words is untouched (none
+  /// needed it); Failure: \p Words is untouched and the consumer got the
+  /// reason.  The input is not validated (run spvtools::SpirvTools::Validate
+  /// first where it may be invalid); the output is valid when the input was.
   PassStatus Process(std::vector<uint32_t> &Words);
 
+  /// Why the last Process() failed; FailureKind::None after a success.
   FailureKind lastFailure() const { return Failure; }
 
   /// Number of atomics the last Process() rewrote.

@@ -1,13 +1,25 @@
 //===- PluginEntry.cpp - Entry point of FatomicLLVMPlugin -----------------===//
 //
-// The symbol `opt -load-pass-plugin` looks up.  Tools that link fatomic_llvm
-// statically define FATOMIC_LLVM_LINK_INTO_TOOLS (or simply do not compile
-// this file) and call fatomic::registerLowerFloatAtomicMinMax themselves.
+// The symbol that `opt -load-pass-plugin` and `clang -fpass-plugin` look up.
+// Tools that link fatomic_llvm statically define FATOMIC_LLVM_LINK_INTO_TOOLS
+// (or simply do not compile this file) and call
+// fatomic::registerLowerFloatAtomicMinMax themselves.
+//
+// Besides the pipeline name `lower-float-atomic-minmax<OPTIONS>`, the plugin
+// adds the pass at the end of the default optimization pipelines (the
+// OptimizerLast extension point, which every -O level runs, -O0 included), so
+// that `clang -fpass-plugin=...` lowers without a pipeline string.  The
+// parameters of that pass come from the option -fatomic-options=OPTIONS;
+// clang passes it with -mllvm once the plugin is loaded early enough to know
+// it (-Xclang -load -Xclang <plugin>).  -fatomic-default-pipeline=false turns
+// the extension point off.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
 
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h"
 #else
@@ -15,8 +27,59 @@
 #endif
 
 #ifndef FATOMIC_LLVM_LINK_INTO_TOOLS
+
+using namespace llvm;
+
+namespace {
+
+/// Checks -fatomic-options with the pass's own parameter parser, so that a
+/// bad value is a command-line error naming the item.
+class OptionsParser : public cl::parser<std::string> {
+public:
+  using cl::parser<std::string>::parser;
+
+  bool parse(cl::Option &O, StringRef, StringRef Arg, std::string &Value) {
+    Expected<fatomic::LoweringOptions> Parsed =
+        fatomic::parseLLVMPassOptions(Arg);
+    if (!Parsed)
+      return O.error(toString(Parsed.takeError()));
+    Value = Arg.str();
+    return false;
+  }
+};
+
+cl::opt<std::string, false, OptionsParser> PipelineOptions(
+    "fatomic-options", cl::value_desc("options"),
+    cl::desc("Parameters of the lower-float-atomic-minmax pass that "
+             "FatomicLLVMPlugin adds to the default pipelines, as in "
+             "lower-float-atomic-minmax<OPTIONS> (e.g. "
+             "nan=propagate;strategy=cas)"));
+
+cl::opt<bool> AddToDefaultPipeline(
+    "fatomic-default-pipeline", cl::init(true),
+    cl::desc("Add lower-float-atomic-minmax at the end of the default "
+             "optimization pipelines (default: true)"));
+
+void registerCallbacks(PassBuilder &PB) {
+  fatomic::registerLowerFloatAtomicMinMax(PB);
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        if (!AddToDefaultPipeline)
+          return;
+        // Checked when the option was parsed.
+        Expected<fatomic::LoweringOptions> Options =
+            fatomic::parseLLVMPassOptions(PipelineOptions);
+        MPM.addPass(createModuleToFunctionPassAdaptor(
+            fatomic::LowerFloatAtomicMinMaxPass(cantFail(std::move(Options)))));
+      });
+}
+
+} // namespace
+
 extern "C" LLVM_ALWAYS_EXPORT LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return fatomic::getFatomicPluginInfo();
+  return {LLVM_PLUGIN_API_VERSION, "FatomicLLVMPlugin", "0.1",
+          registerCallbacks};
 }
+
 #endif
