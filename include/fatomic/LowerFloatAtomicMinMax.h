@@ -8,7 +8,11 @@
 // semantics allow it, then exactly one sign-dispatched OpAtomicSMin/UMax
 // (FMin) or OpAtomicSMax/UMin (FMax) under structured control flow, or an
 // OpAtomicCompareExchange loop (strategy=cas), with the NaN policy's operand
-// rewriting and fix-ups.  The atomic's Scope and Semantics ids are kept.
+// rewriting and fix-ups.  The atomic's Scope and Semantics ids are kept on
+// the integer atomics; a CAS loop (strategy=cas, the NaN fix-ups) whose
+// constant semantics order runs Relaxed between a release barrier before it
+// and an acquire barrier after it, of the same scope (the same ordering under
+// the Vulkan memory model; see the pass source).
 //
 // Integer view of the memory, per storage class:
 //   StorageBuffer, Uniform+BufferBlock  a second OpVariable on the same

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -54,6 +55,28 @@ struct Site {
 constexpr uint32_t SemAcquire = 0x2, SemRelease = 0x4, SemAcqRel = 0x8,
                    SemSeqCst = 0x10, SemMakeAvailable = 0x2000,
                    SemMakeVisible = 0x4000, SemVolatile = 0x8000;
+// UniformMemory through OutputMemory.
+constexpr uint32_t SemStorageClasses = 0x1FC0;
+
+/// The storage-class semantics bit that covers memory of class \p SC.
+uint32_t storageClassSemantics(StorageClass SC) {
+  switch (SC) {
+  case StorageClass::StorageBuffer:
+  case StorageClass::Uniform:
+  case StorageClass::PhysicalStorageBuffer:
+    return 0x40; // UniformMemory
+  case StorageClass::Workgroup:
+    return 0x100; // WorkgroupMemory
+  case StorageClass::CrossWorkgroup:
+    return 0x200; // CrossWorkgroupMemory
+  case StorageClass::Generic:
+    return 0x300; // WorkgroupMemory | CrossWorkgroupMemory
+  case StorageClass::Image:
+    return 0x800; // ImageMemory
+  default:
+    return 0;
+  }
+}
 
 class Lowering {
 public:
@@ -1018,23 +1041,74 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     Cur().push_back(M.create(O, 0, 0, Ops, Mask));
   };
 
-  // Semantics without the release part, for loads and the failure case of a
-  // compare-exchange.  A spec-constant semantics id is unknown: Relaxed.
-  uint64_t Sem = 0;
-  uint32_t SemNoRelease;
-  if (S.EarlyOutLegal) {
-    SemNoRelease = SemId;
-  } else if (constantValue(SemId, Sem)) {
-    // MakeAvailable needs a release; MakeVisible needs an acquire.
-    uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable);
-    if (Sem & (SemAcqRel | SemSeqCst))
-      R |= SemAcquire;
-    if (!(R & SemAcquire))
-      R &= ~uint64_t(SemMakeVisible);
-    SemNoRelease = constantInt(U32, R);
-  } else {
-    SemNoRelease = constantInt(U32, 0);
-  }
+  // Semantics of a CAS loop's atomics, and the barriers around it: made on
+  // the first CAS loop, so that an atomic without one adds no constants.
+  //
+  // With constant semantics that order (Acquire, Release, AcquireRelease),
+  // the loop's atomics are Relaxed and the ordering moves to barriers of the
+  // same scope: a release barrier before the loop and an acquire barrier
+  // after it.  Lavapipe (Mesa 22.3.6) returns values that no interleaving
+  // gives from a compare-exchange that carries either ordering inside a
+  // loop, and runs this form exactly.
+  //
+  // It is the same ordering under the Vulkan memory model (appendix "Memory
+  // Model", Synchronizes-With).  A release barrier A synchronizes-with an
+  // acquire B when A is program-ordered before an atomic write X of any
+  // semantics and B reads X's value (or one of the release sequence X heads),
+  // X and B being mutually-ordered: X is the loop's successful CAS.  An
+  // atomic release A synchronizes-with an acquire barrier B when an atomic
+  // read X of any semantics, program-ordered before B, reads A's value (or
+  // one of A's release sequence): X is the loop's last load or CAS.  The
+  // barrier-to-barrier rule pairs the two the same way.  Each rule also asks
+  // that the two sides be in the instance of each other's scope (the
+  // barrier has the atomic's scope) and that X's storage class be in the
+  // barrier's semantics (the barrier has the atomic's storage-class bits,
+  // plus the class of the atomic's own memory).  MakeAvailable goes with the
+  // release barrier, MakeVisible with the acquire one.  No memory access of
+  // the invocation lies between a barrier and the loop.  C11 and OpenCL 2.0
+  // have the same fence rules.
+  //
+  // Otherwise the loop's loads and the compare-exchange's Unequal case take
+  // the semantics without their release part, and its Equal case the
+  // atomic's own: for Relaxed ones, for SequentiallyConsistent in a Kernel
+  // module (its total order has no barrier form; Vulkan does not allow it),
+  // and for semantics given by a spec constant (unknown: loads Relaxed).
+  struct LoopOrder {
+    uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
+  };
+  std::optional<LoopOrder> Order;
+  auto LoopOrdering = [&]() -> const LoopOrder & {
+    if (Order)
+      return *Order;
+    LoopOrder L;
+    L.Equal = SemId;
+    uint64_t Sem = 0;
+    if (!constantValue(SemId, Sem)) {
+      L.Load = constantInt(U32, 0);
+    } else if ((Sem & (SemAcquire | SemRelease | SemAcqRel | SemSeqCst)) &&
+               !((Sem & SemSeqCst) && M.hasCapability(spv::Capability::Kernel))) {
+      const uint64_t Classes =
+          (Sem & SemStorageClasses) |
+          storageClassSemantics(pointerClass(typeOf(M.operand(S.Atomic, 0))));
+      L.Load = L.Equal = constantInt(U32, Sem & SemVolatile);
+      if (Sem & (SemRelease | SemAcqRel | SemSeqCst))
+        L.Before = constantInt(U32, SemRelease | Classes | (Sem & SemMakeAvailable));
+      if (Sem & (SemAcquire | SemAcqRel | SemSeqCst))
+        L.After = constantInt(U32, SemAcquire | Classes | (Sem & SemMakeVisible));
+    } else if (!(Sem & (SemRelease | SemAcqRel | SemSeqCst))) {
+      L.Load = SemId;
+    } else {
+      // MakeAvailable needs a release; MakeVisible needs an acquire.
+      uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable);
+      if (Sem & (SemAcqRel | SemSeqCst))
+        R |= SemAcquire;
+      if (!(R & SemAcquire))
+        R &= ~uint64_t(SemMakeVisible);
+      L.Load = constantInt(U32, R);
+    }
+    Order = L;
+    return *Order;
+  };
 
   // ---- the integer pointer ----
   uint32_t Ptr = M.operand(S.Atomic, 0);
@@ -1117,7 +1191,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
   // CAS loop from the current block; returns the value memory held before
   // the op.  SkipSame: leave without writing when nothing would change.
   auto CasLoop = [&](bool SkipSame) {
-    const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemNoRelease});
+    const LoopOrder &Ord = LoopOrdering();
+    if (Ord.Before)
+      stmt(Op::OpMemoryBarrier, {Scope, Ord.Before}, 0b11);
+    const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, Ord.Load});
     const uint32_t Pre = CurLabel();
     const uint32_t Hdr = M.newId(), Body = M.newId(), Try = M.newId(),
                    Cont = M.newId(), Merge = M.newId();
@@ -1138,12 +1215,14 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     }
     NewBlock(Try);
     Cur().push_back(M.create(Op::OpAtomicCompareExchange, UT, Cx,
-                             {IntPtr, Scope, SemId, SemNoRelease, New, Cc}, 0b111111));
+                             {IntPtr, Scope, Ord.Equal, Ord.Load, New, Cc}, 0b111111));
     const uint32_t Done = op(Op::OpIEqual, BT, {Cx, Cc});
     stmt(Op::OpBranchConditional, {Done, Merge, Cont}, 0b111);
     NewBlock(Cont);
     stmt(Op::OpBranch, {Hdr}, 0b1);
     NewBlock(Merge);
+    if (Ord.After)
+      stmt(Op::OpMemoryBarrier, {Scope, Ord.After}, 0b11);
     return Cc; // defined in the header, which dominates the merge
   };
 
