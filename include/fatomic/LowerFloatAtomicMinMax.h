@@ -22,8 +22,13 @@
 //        access to it is rewritten with value bitcasts.
 //   PhysicalStorageBuffer, and every storage class under Physical32/64
 //        addressing  pointer OpBitcast.
-//   Image (OpImageTexelPointer)  only with images=retype: the image type
-//        becomes R32ui/uint and its reads and writes are bitcast.
+//   Image (OpImageTexelPointer)  only with images=retype: the R32f storage
+//        image variable (or descriptor array of them) gets a new uint/R32ui
+//        image type of its own; its loads, OpImageRead/OpImageSparseRead
+//        results, OpImageWrite texels and float atomic load/store/exchange
+//        values are bitcast; its texel pointers become Image uint pointers.
+//        A sampled use, another float atomic (add) on it, or a 64-bit float
+//        image is an error.
 //   Function, Private  a plain load, min/max and store.
 //
 // Denormals: operands keep their subnormals, except that an entry point
@@ -46,7 +51,7 @@
 // pointer that reaches an atomic through OpFunctionParameter, OpPhi or
 // OpSelect in a Logical module (message names the instruction; fatomic-opt
 // inlines entry points and retries); a Workgroup variable that cannot be
-// retyped.
+// retyped; an image that images=retype cannot retype.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LOWERFLOATATOMICMINMAX_H
