@@ -8,7 +8,11 @@
 // semantics allow it, then exactly one sign-dispatched OpAtomicSMin/UMax
 // (FMin) or OpAtomicSMax/UMin (FMax) under structured control flow, or an
 // OpAtomicCompareExchange loop (strategy=cas), with the NaN policy's operand
-// rewriting and fix-ups.  The atomic's Scope and Semantics ids are kept.
+// rewriting and fix-ups.  The atomic's Scope and Semantics ids are kept on
+// the integer atomics; a CAS loop (strategy=cas, the NaN fix-ups) whose
+// constant semantics order runs Relaxed between a release barrier before it
+// and an acquire barrier after it, of the same scope (the same ordering under
+// the Vulkan memory model; see the pass source).
 //
 // Integer view of the memory, per storage class:
 //   StorageBuffer, Uniform+BufferBlock  a second OpVariable on the same
@@ -18,8 +22,13 @@
 //        access to it is rewritten with value bitcasts.
 //   PhysicalStorageBuffer, and every storage class under Physical32/64
 //        addressing  pointer OpBitcast.
-//   Image (OpImageTexelPointer)  only with images=retype: the image type
-//        becomes R32ui/uint and its reads and writes are bitcast.
+//   Image (OpImageTexelPointer)  only with images=retype: the R32f storage
+//        image variable (or descriptor array of them) gets a new uint/R32ui
+//        image type of its own; its loads, OpImageRead/OpImageSparseRead
+//        results, OpImageWrite texels and float atomic load/store/exchange
+//        values are bitcast; its texel pointers become Image uint pointers.
+//        A sampled use, another float atomic (add) on it, or a 64-bit float
+//        image is an error.
 //   Function, Private  a plain load, min/max and store.
 //
 // Denormals: operands keep their subnormals, except that an entry point
@@ -42,7 +51,7 @@
 // pointer that reaches an atomic through OpFunctionParameter, OpPhi or
 // OpSelect in a Logical module (message names the instruction; fatomic-opt
 // inlines entry points and retries); a Workgroup variable that cannot be
-// retyped.
+// retyped; an image that images=retype cannot retype.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LOWERFLOATATOMICMINMAX_H

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -55,6 +56,28 @@ struct Site {
 constexpr uint32_t SemAcquire = 0x2, SemRelease = 0x4, SemAcqRel = 0x8,
                    SemSeqCst = 0x10, SemMakeAvailable = 0x2000,
                    SemMakeVisible = 0x4000, SemVolatile = 0x8000;
+// UniformMemory through OutputMemory.
+constexpr uint32_t SemStorageClasses = 0x1FC0;
+
+/// The storage-class semantics bit that covers memory of class \p SC.
+uint32_t storageClassSemantics(StorageClass SC) {
+  switch (SC) {
+  case StorageClass::StorageBuffer:
+  case StorageClass::Uniform:
+  case StorageClass::PhysicalStorageBuffer:
+    return 0x40; // UniformMemory
+  case StorageClass::Workgroup:
+    return 0x100; // WorkgroupMemory
+  case StorageClass::CrossWorkgroup:
+    return 0x200; // CrossWorkgroupMemory
+  case StorageClass::Generic:
+    return 0x300; // WorkgroupMemory | CrossWorkgroupMemory
+  case StorageClass::Image:
+    return 0x800; // ImageMemory
+  default:
+    return 0;
+  }
+}
 
 class Lowering {
 public:
@@ -136,6 +159,13 @@ private:
   std::unordered_map<InstRef, std::vector<InstRef>> InsertBefore, InsertAfter;
   std::set<InstRef> CopyMemories;
   bool hasFloat(uint32_t Type) const;
+
+  // Image retype (images=retype): per root variable, checked during
+  // collection and applied in mutate() by the same walk.
+  std::set<uint32_t> ImageRoots;
+  std::unordered_map<uint32_t, uint32_t> ImageClones;
+  bool walkImage(uint32_t Root, bool Apply);
+  uint32_t retypedImage(uint32_t Type);
 };
 
 bool Lowering::constantValue(uint32_t Id, uint64_t &Value) const {
@@ -235,7 +265,7 @@ bool Lowering::analyze(InstRef R, Site &S) {
   const StorageClass SC = pointerClass(PtrType);
 
   // Memory kind.
-  if (M.opOf(Ptr) == Op::OpImageTexelPointer) {
+  if (SC == StorageClass::Image) {
     S.Kind = MemKind::ImageRetype;
   } else if (!M.isLogical() || SC == StorageClass::PhysicalStorageBuffer) {
     S.Kind = MemKind::PointerCast;
@@ -278,13 +308,6 @@ bool Lowering::analyze(InstRef R, Site &S) {
                                         std::to_string(S.Width));
     return false;
   }
-  if (S.Width == 64 && !Target.mayUseInt64Atomics(memoryClass(S.Kind, SC))) {
-    error(FailureKind::TargetLacksFeature,
-          M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
-                          "integer atomics, which the target (" +
-              Target.Source + ") does not support");
-    return false;
-  }
   if (S.Kind == MemKind::ImageRetype) {
     if (!Opts.RetypeImages) {
       error(FailureKind::Unsupported,
@@ -295,8 +318,37 @@ bool Lowering::analyze(InstRef R, Site &S) {
                             "then create an R32_UINT view)");
       return false;
     }
-    error(FailureKind::Unsupported,
-          M.describe(R) + ": images=retype is not implemented yet");
+    if (S.Width != 32) {
+      error(FailureKind::Unsupported,
+            M.describe(R) + ": images=retype handles 32-bit float images only "
+                            "(SPIR-V has no 64-bit float image format to "
+                            "retype from)");
+      return false;
+    }
+    // The texel pointer, through copies, and the image variable behind it.
+    uint32_t TP = Ptr;
+    while (M.opOf(TP) == Op::OpCopyObject)
+      TP = M.operand(M.def(TP), 0);
+    if (M.opOf(TP) != Op::OpImageTexelPointer) {
+      error(FailureKind::Unsupported,
+            "the Image pointer of " + M.describe(R) + " does not come from "
+            "OpImageTexelPointer");
+      return false;
+    }
+    if (!traceRoot(R, M.operand(M.def(TP), 0), S))
+      return false;
+    if (pointerClass(typeOf(S.Root)) != StorageClass::UniformConstant) {
+      error(FailureKind::InvalidModule,
+            M.describe(R) + ": the image of its texel pointer is not a "
+                            "UniformConstant variable");
+      return false;
+    }
+  }
+  if (S.Width == 64 && !Target.mayUseInt64Atomics(memoryClass(S.Kind, SC))) {
+    error(FailureKind::TargetLacksFeature,
+          M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                          "integer atomics, which the target (" +
+              Target.Source + ") does not support");
     return false;
   }
   if (S.Kind == MemKind::BufferAlias || S.Kind == MemKind::SharedRetype)
@@ -358,14 +410,20 @@ bool Lowering::collect() {
       BufferRoots[Sites[I].Root].push_back(I);
     else if (Sites[I].Kind == MemKind::SharedRetype)
       SharedRoots.insert(Sites[I].Root);
+    else if (Sites[I].Kind == MemKind::ImageRetype)
+      ImageRoots.insert(Sites[I].Root);
   }
   // Paths into each buffer block; errors (matrices...) surface here.
   for (auto &[Root, Indices] : BufferRoots)
     for (size_t I : Indices)
       if (!markPath(pointee(typeOf(Root)), Sites[I], Sites[I].Atomic))
         Ok = false;
-  if (Ok && !SharedRoots.empty())
-    Ok = planSharedRetypes(); // use lists from above are still current
+  // The use lists built above are still current.
+  if (Ok && (!SharedRoots.empty() || !ImageRoots.empty())) {
+    Ok = planSharedRetypes();
+    for (uint32_t Root : ImageRoots)
+      Ok &= walkImage(Root, /*Apply=*/false);
+  }
   return Ok;
 }
 
@@ -716,6 +774,253 @@ bool Lowering::planSharedRetypes() {
   return Ok;
 }
 
+// Image retype (images=retype): the image variable's type becomes the same
+// image with a uint sampled type and the R32ui format, a new type used by
+// that variable only (other variables of the old type keep it; descriptor
+// arrays get a new array type).  Loads of it, and copies, take the new type;
+// OpImageRead results and OpImageWrite texels are bitcast between the float
+// and uint vectors; texel pointers become Image uint pointers, on which the
+// float min/max atomics are lowered like any other memory and float atomic
+// loads, stores and exchanges are bitcast.  Any other use is an error
+// (sampling an R32ui view, float atomic add, passing it to a function).
+
+uint32_t Lowering::retypedImage(uint32_t T) {
+  if (auto It = ImageClones.find(T); It != ImageClones.end())
+    return It->second;
+  const InstRef D = M.def(T);
+  const Inst &I = M.inst(D);
+  uint32_t New = T;
+  switch (I.Opcode) {
+  case Op::OpTypeImage: {
+    std::vector<uint32_t> Ops(M.operands(D), M.operands(D) + I.Count);
+    Ops[0] = M.typeInt(32, /*Signed=*/false);
+    Ops[6] = uint32_t(spv::ImageFormat::R32ui);
+    New = M.typeImage(Ops);
+    break;
+  }
+  case Op::OpTypeArray: {
+    const uint32_t Elem = retypedImage(M.operand(D, 0)), Len = M.operand(D, 1);
+    New = M.addType(Op::OpTypeArray, {Elem, Len}, 0b11);
+    copyDecorations(T, New);
+    break;
+  }
+  case Op::OpTypeRuntimeArray: {
+    const uint32_t Elem = retypedImage(M.operand(D, 0));
+    New = M.addType(Op::OpTypeRuntimeArray, {Elem}, 0b1);
+    copyDecorations(T, New);
+    break;
+  }
+  default:
+    break;
+  }
+  ImageClones[T] = New;
+  return New;
+}
+
+bool Lowering::walkImage(uint32_t Root, bool Apply) {
+  const std::string Var = "image variable %" + std::to_string(Root) +
+                          (M.nameOf(Root).empty() ? "" : " (\"" + M.nameOf(Root) + "\")");
+  if (!Apply) {
+    uint32_t T = pointee(typeOf(Root));
+    while (M.opOf(T) == Op::OpTypeArray || M.opOf(T) == Op::OpTypeRuntimeArray)
+      T = M.operand(M.def(T), 0);
+    if (M.opOf(T) != Op::OpTypeImage) {
+      error(FailureKind::InvalidModule, Var + " does not hold an image");
+      return false;
+    }
+    const InstRef D = M.def(T);
+    const uint32_t Sampled = M.operand(D, 5), Format = M.operand(D, 6);
+    if (M.opOf(M.operand(D, 0)) != Op::OpTypeFloat || M.scalarWidth(M.operand(D, 0)) != 32 ||
+        Format != uint32_t(spv::ImageFormat::R32f)) {
+      error(FailureKind::Unsupported,
+            Var + ": images=retype needs an R32f image with a 32-bit float "
+                  "sampled type (image format " + std::to_string(Format) + ")");
+      return false;
+    }
+    if (Sampled == 1) {
+      error(FailureKind::Unsupported,
+            Var + ": images=retype handles storage images (Sampled 0 or 2), "
+                  "not sampled ones");
+      return false;
+    }
+  } else {
+    const InstRef VarDef = M.def(Root);
+    const uint32_t NewPointee = retypedImage(pointee(typeOf(Root)));
+    M.inst(VarDef).TypeId = M.typePointer(StorageClass::UniformConstant, NewPointee);
+    // The variable moves after its new types.
+    auto &Globals = M.section(Section::Global);
+    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
+    Globals.push_back(VarDef);
+  }
+
+  bool Ok = true;
+  auto Reject = [&](InstRef User, const std::string &Why) {
+    if (Apply)
+      return;
+    error(FailureKind::Unsupported, Var + " is retyped to R32ui for its float "
+                                          "min/max atomics, but " +
+                                        M.describe(User) + " " + Why);
+    Ok = false;
+  };
+  const uint32_t UT = Apply ? M.typeInt(32, false) : 0;
+  const uint32_t TexelPtrType = Apply ? M.typePointer(StorageClass::Image, UT) : 0;
+  // Ids to follow: pointers to the image (or its array), image values, and
+  // texel pointers.
+  enum class Kind { ImagePtr, Image, TexelPtr };
+  std::vector<std::pair<uint32_t, Kind>> Work{{Root, Kind::ImagePtr}};
+  while (!Work.empty()) {
+    const auto [Id, K] = Work.back();
+    Work.pop_back();
+    for (const Use &U : M.uses(Id)) {
+      const InstRef R = U.User;
+      const Op O = M.inst(R).Opcode;
+      switch (O) {
+      case Op::OpName:
+      case Op::OpDecorate:
+      case Op::OpDecorateId:
+      case Op::OpEntryPoint:
+        continue;
+      default:
+        break;
+      }
+      if (O == Op::OpCopyObject) {
+        if (Apply)
+          M.inst(R).TypeId = K == Kind::TexelPtr ? TexelPtrType
+                             : K == Kind::Image ? retypedImage(M.inst(R).TypeId)
+                                                : M.typePointer(StorageClass::UniformConstant,
+                                                                retypedImage(pointee(M.inst(R).TypeId)));
+        Work.push_back({M.inst(R).ResultId, K});
+        continue;
+      }
+      if (O == Op::OpFunctionCall) {
+        if (!Apply) {
+          error(FailureKind::UntraceablePointer,
+                Var + " is passed to a function by " + M.describe(R) +
+                    "; inline the entry points first (spirv-opt "
+                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+          Ok = false;
+        }
+        continue;
+      }
+      switch (K) {
+      case Kind::ImagePtr:
+        if ((O == Op::OpAccessChain || O == Op::OpInBoundsAccessChain) && U.Word == 0) {
+          if (Apply)
+            M.inst(R).TypeId = M.typePointer(StorageClass::UniformConstant,
+                                             retypedImage(pointee(M.inst(R).TypeId)));
+          Work.push_back({M.inst(R).ResultId, Kind::ImagePtr});
+        } else if (O == Op::OpLoad && U.Word == 0) {
+          if (Apply)
+            M.inst(R).TypeId = retypedImage(M.inst(R).TypeId);
+          Work.push_back({M.inst(R).ResultId, Kind::Image});
+        } else if (O == Op::OpImageTexelPointer && U.Word == 0) {
+          if (Apply)
+            M.inst(R).TypeId = TexelPtrType;
+          Work.push_back({M.inst(R).ResultId, Kind::TexelPtr});
+        } else {
+          Reject(R, "uses it in a way fatomic cannot rewrite");
+        }
+        break;
+      case Kind::Image:
+        switch (O) {
+        case Op::OpImageRead:
+        case Op::OpImageSparseRead: {
+          if (!Apply)
+            break;
+          const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
+          const uint32_t NewType = cloneAllFloats(OldType);
+          const uint32_t Fresh = M.newId();
+          M.inst(R).TypeId = NewType;
+          M.inst(R).ResultId = Fresh;
+          M.setDef(Fresh, R);
+          std::vector<InstRef> After;
+          convertValue(M, After, Fresh, NewType, OldType, OldResult);
+          InsertAfter[R] = std::move(After);
+          break;
+        }
+        case Op::OpImageWrite: {
+          if (!Apply)
+            break;
+          const uint32_t V = M.operand(R, 2), VT = typeOf(V);
+          std::vector<InstRef> Before;
+          M.setOperand(R, 2, convertValue(M, Before, V, VT, cloneAllFloats(VT), 0));
+          InsertBefore[R] = std::move(Before);
+          break;
+        }
+        case Op::OpImageQuerySize:
+        case Op::OpImageQuerySizeLod:
+        case Op::OpImageQueryLevels:
+        case Op::OpImageQuerySamples:
+        case Op::OpImageQueryFormat:
+        case Op::OpImageQueryOrder:
+          break;
+        case Op::OpSampledImage:
+          Reject(R, "samples it; an R32ui view returns integers, so a sampled "
+                    "use cannot be retyped");
+          break;
+        default:
+          Reject(R, "uses it in a way fatomic cannot rewrite");
+          break;
+        }
+        break;
+      case Kind::TexelPtr:
+        switch (O) {
+        case Op::OpAtomicFMinEXT:
+        case Op::OpAtomicFMaxEXT:
+          if (U.Word == 0 && SiteOf.count(R))
+            break;
+          Reject(R, "uses a texel pointer of it in a way fatomic cannot rewrite");
+          break;
+        case Op::OpAtomicLoad:
+        case Op::OpAtomicExchange: {
+          if (U.Word != 0) {
+            Reject(R, "uses a texel pointer of it as a value");
+            break;
+          }
+          if (!Apply)
+            break;
+          const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
+          const uint32_t Fresh = M.newId();
+          M.inst(R).TypeId = UT;
+          M.inst(R).ResultId = Fresh;
+          M.setDef(Fresh, R);
+          if (O == Op::OpAtomicExchange) {
+            std::vector<InstRef> Before;
+            const uint32_t V = M.operand(R, 3);
+            M.setOperand(R, 3, convertValue(M, Before, V, OldType, UT, 0));
+            InsertBefore[R] = std::move(Before);
+          }
+          std::vector<InstRef> After;
+          convertValue(M, After, Fresh, UT, OldType, OldResult);
+          InsertAfter[R] = std::move(After);
+          break;
+        }
+        case Op::OpAtomicStore: {
+          if (U.Word != 0) {
+            Reject(R, "uses a texel pointer of it as a value");
+            break;
+          }
+          if (!Apply)
+            break;
+          const uint32_t V = M.operand(R, 3);
+          std::vector<InstRef> Before;
+          M.setOperand(R, 3, convertValue(M, Before, V, typeOf(V), UT, 0));
+          InsertBefore[R] = std::move(Before);
+          break;
+        }
+        default:
+          Reject(R, "uses a texel pointer of it in a way fatomic cannot "
+                    "rewrite (only float min/max, atomic load, store and "
+                    "exchange have integer forms here)");
+          break;
+        }
+        break;
+      }
+    }
+  }
+  return Ok;
+}
+
 // ---------------------------------------------------------------------------
 // Mutation
 // ---------------------------------------------------------------------------
@@ -807,6 +1112,9 @@ void Lowering::mutate() {
       }
     }
   }
+  for (uint32_t Root : ImageRoots)
+    walkImage(Root, /*Apply=*/true);
+
   // OpCopyMemory whose two sides now differ: load, convert, store.
   std::set<InstRef> Dropped;
   for (InstRef R : CopyMemories) {
@@ -1031,23 +1339,74 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     Cur().push_back(M.create(O, 0, 0, Ops, Mask));
   };
 
-  // Semantics without the release part, for loads and the failure case of a
-  // compare-exchange.  A spec-constant semantics id is unknown: Relaxed.
-  uint64_t Sem = 0;
-  uint32_t SemNoRelease;
-  if (S.EarlyOutLegal) {
-    SemNoRelease = SemId;
-  } else if (constantValue(SemId, Sem)) {
-    // MakeAvailable needs a release; MakeVisible needs an acquire.
-    uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable);
-    if (Sem & (SemAcqRel | SemSeqCst))
-      R |= SemAcquire;
-    if (!(R & SemAcquire))
-      R &= ~uint64_t(SemMakeVisible);
-    SemNoRelease = constantInt(U32, R);
-  } else {
-    SemNoRelease = constantInt(U32, 0);
-  }
+  // Semantics of a CAS loop's atomics, and the barriers around it: made on
+  // the first CAS loop, so that an atomic without one adds no constants.
+  //
+  // With constant semantics that order (Acquire, Release, AcquireRelease),
+  // the loop's atomics are Relaxed and the ordering moves to barriers of the
+  // same scope: a release barrier before the loop and an acquire barrier
+  // after it.  Lavapipe (Mesa 22.3.6) returns values that no interleaving
+  // gives from a compare-exchange that carries either ordering inside a
+  // loop, and runs this form exactly.
+  //
+  // It is the same ordering under the Vulkan memory model (appendix "Memory
+  // Model", Synchronizes-With).  A release barrier A synchronizes-with an
+  // acquire B when A is program-ordered before an atomic write X of any
+  // semantics and B reads X's value (or one of the release sequence X heads),
+  // X and B being mutually-ordered: X is the loop's successful CAS.  An
+  // atomic release A synchronizes-with an acquire barrier B when an atomic
+  // read X of any semantics, program-ordered before B, reads A's value (or
+  // one of A's release sequence): X is the loop's last load or CAS.  The
+  // barrier-to-barrier rule pairs the two the same way.  Each rule also asks
+  // that the two sides be in the instance of each other's scope (the
+  // barrier has the atomic's scope) and that X's storage class be in the
+  // barrier's semantics (the barrier has the atomic's storage-class bits,
+  // plus the class of the atomic's own memory).  MakeAvailable goes with the
+  // release barrier, MakeVisible with the acquire one.  No memory access of
+  // the invocation lies between a barrier and the loop.  C11 and OpenCL 2.0
+  // have the same fence rules.
+  //
+  // Otherwise the loop's loads and the compare-exchange's Unequal case take
+  // the semantics without their release part, and its Equal case the
+  // atomic's own: for Relaxed ones, for SequentiallyConsistent in a Kernel
+  // module (its total order has no barrier form; Vulkan does not allow it),
+  // and for semantics given by a spec constant (unknown: loads Relaxed).
+  struct LoopOrder {
+    uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
+  };
+  std::optional<LoopOrder> Order;
+  auto LoopOrdering = [&]() -> const LoopOrder & {
+    if (Order)
+      return *Order;
+    LoopOrder L;
+    L.Equal = SemId;
+    uint64_t Sem = 0;
+    if (!constantValue(SemId, Sem)) {
+      L.Load = constantInt(U32, 0);
+    } else if ((Sem & (SemAcquire | SemRelease | SemAcqRel | SemSeqCst)) &&
+               !((Sem & SemSeqCst) && M.hasCapability(spv::Capability::Kernel))) {
+      const uint64_t Classes =
+          (Sem & SemStorageClasses) |
+          storageClassSemantics(pointerClass(typeOf(M.operand(S.Atomic, 0))));
+      L.Load = L.Equal = constantInt(U32, Sem & SemVolatile);
+      if (Sem & (SemRelease | SemAcqRel | SemSeqCst))
+        L.Before = constantInt(U32, SemRelease | Classes | (Sem & SemMakeAvailable));
+      if (Sem & (SemAcquire | SemAcqRel | SemSeqCst))
+        L.After = constantInt(U32, SemAcquire | Classes | (Sem & SemMakeVisible));
+    } else if (!(Sem & (SemRelease | SemAcqRel | SemSeqCst))) {
+      L.Load = SemId;
+    } else {
+      // MakeAvailable needs a release; MakeVisible needs an acquire.
+      uint64_t R = Sem & ~uint64_t(SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable);
+      if (Sem & (SemAcqRel | SemSeqCst))
+        R |= SemAcquire;
+      if (!(R & SemAcquire))
+        R &= ~uint64_t(SemMakeVisible);
+      L.Load = constantInt(U32, R);
+    }
+    Order = L;
+    return *Order;
+  };
 
   // ---- the integer pointer ----
   uint32_t Ptr = M.operand(S.Atomic, 0);
@@ -1130,7 +1489,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
   // CAS loop from the current block; returns the value memory held before
   // the op.  SkipSame: leave without writing when nothing would change.
   auto CasLoop = [&](bool SkipSame) {
-    const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemNoRelease});
+    const LoopOrder &Ord = LoopOrdering();
+    if (Ord.Before)
+      stmt(Op::OpMemoryBarrier, {Scope, Ord.Before}, 0b11);
+    const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, Ord.Load});
     const uint32_t Pre = CurLabel();
     const uint32_t Hdr = M.newId(), Body = M.newId(), Try = M.newId(),
                    Cont = M.newId(), Merge = M.newId();
@@ -1151,12 +1513,14 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     }
     NewBlock(Try);
     Cur().push_back(M.create(Op::OpAtomicCompareExchange, UT, Cx,
-                             {IntPtr, Scope, SemId, SemNoRelease, New, Cc}, 0b111111));
+                             {IntPtr, Scope, Ord.Equal, Ord.Load, New, Cc}, 0b111111));
     const uint32_t Done = op(Op::OpIEqual, BT, {Cx, Cc});
     stmt(Op::OpBranchConditional, {Done, Merge, Cont}, 0b111);
     NewBlock(Cont);
     stmt(Op::OpBranch, {Hdr}, 0b1);
     NewBlock(Merge);
+    if (Ord.After)
+      stmt(Op::OpMemoryBarrier, {Scope, Ord.After}, 0b11);
     return Cc; // defined in the header, which dominates the merge
   };
 

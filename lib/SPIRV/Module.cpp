@@ -388,6 +388,7 @@ void Module::buildTypeConstIndex() {
     case Op::OpTypeInt:
     case Op::OpTypeVector:
     case Op::OpTypePointer:
+    case Op::OpTypeImage:
     case Op::OpConstant:
     case Op::OpConstantTrue:
     case Op::OpConstantFalse:
@@ -403,23 +404,22 @@ void Module::buildTypeConstIndex() {
   IndexBuilt = true;
 }
 
-uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId,
-                           std::initializer_list<uint32_t> Ops,
-                           uint64_t IdMask) {
+uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops,
+                           uint32_t N, uint64_t IdMask) {
   if (!IndexBuilt)
     buildTypeConstIndex();
-  const uint64_t H = keyHash(Opcode, TypeId, Ops.begin(), uint32_t(Ops.size()));
+  const uint64_t H = keyHash(Opcode, TypeId, Ops, N);
   auto [Lo, Hi] = TypeConstIndex.equal_range(H);
   for (auto It = Lo; It != Hi; ++It) {
     const InstRef R = def(It->second);
     const Inst &I = Insts[R];
-    if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == Ops.size() &&
-        std::equal(Ops.begin(), Ops.end(), Arena.begin() + I.Begin) &&
+    if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == N &&
+        std::equal(Ops, Ops + N, Arena.begin() + I.Begin) &&
         !isDecorated(I.ResultId))
       return I.ResultId;
   }
   const uint32_t Id = newId();
-  section(Section::Global).push_back(create(Opcode, TypeId, Id, Ops, IdMask));
+  section(Section::Global).push_back(create(Opcode, TypeId, Id, Ops, Ops + N, IdMask, false));
   TypeConstIndex.emplace(H, Id);
   return Id;
 }
@@ -436,6 +436,10 @@ uint32_t Module::typeVector(uint32_t Component, uint32_t Count) {
 
 uint32_t Module::typePointer(spv::StorageClass SC, uint32_t Pointee) {
   return findOrAdd(Op::OpTypePointer, 0, {uint32_t(SC), Pointee}, 0b10);
+}
+
+uint32_t Module::typeImage(const std::vector<uint32_t> &Operands) {
+  return findOrAdd(Op::OpTypeImage, 0, Operands.data(), uint32_t(Operands.size()), 0b1);
 }
 
 uint32_t Module::constantInt(uint32_t IntType, uint64_t Value) {

@@ -152,6 +152,9 @@ public:
   uint32_t typeInt(uint32_t Width, bool Signed);
   uint32_t typeVector(uint32_t Component, uint32_t Count);
   uint32_t typePointer(spv::StorageClass SC, uint32_t Pointee);
+  /// OpTypeImage with these operands (sampled type, Dim, Depth, Arrayed, MS,
+  /// Sampled, Format[, access qualifier]).
+  uint32_t typeImage(const std::vector<uint32_t> &Operands);
   uint32_t constantInt(uint32_t IntType, uint64_t Value);
   /// A new, never de-duplicated type (structs and arrays that carry their own
   /// decorations).  Appended to the globals section.
@@ -200,7 +203,10 @@ private:
                  const uint32_t *First, const uint32_t *Last, uint64_t IdMask,
                  bool IdTail);
   uint64_t keyHash(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N) const;
-  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Ops, uint64_t IdMask);
+  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Ops, uint64_t IdMask) {
+    return findOrAdd(Opcode, TypeId, Ops.begin(), uint32_t(Ops.size()), IdMask);
+  }
+  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N, uint64_t IdMask);
 
   std::vector<Inst> Insts;
   std::vector<uint32_t> Arena;

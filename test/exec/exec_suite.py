@@ -359,19 +359,6 @@ CONFIGS = [(nan, strat, eo)
 # ---------------------------------------------------------------------------
 
 
-def lavapipe_known_issue(env, c):
-    """Lavapipe (Mesa 22.3.6) mishandles atomics that carry explicit ordering
-    semantics (GL_KHR_memory_scope_semantics) in these lowered shaders: it
-    returns values from OpAtomicCompareExchange that no interleaving can
-    produce, and in shared-memory cases it writes back zeros.  Measured: the
-    same lowered module with only the CAS's Equal semantics changed from
-    Release to Relaxed gives exact, linearizable results, and atomicity does
-    not depend on ordering.  Such cases still run on lavapipe and are listed;
-    a failure there is reported as a known driver issue, not as a failure.
-    Every other device (NVIDIA) checks them in full."""
-    return "llvmpipe" in env.device and c.impl == "fatomic-opt" and c.sem not in ("def", None)
-
-
 class Env:
     def __init__(self, args):
         self.build = os.path.abspath(args.build_dir)
@@ -856,14 +843,11 @@ def main():
         work += [(c.name, (lambda c=c: run_case(env, c))) for c in lowered_cases(args.quick)]
     if "determinism" in modes:
         work += [(c.name, (lambda c=c: run_case(env, c))) for c in determinism_cases(args.quick)]
-    known = set()
-    if "lowered" in modes:
-        known = {c.name for c in lowered_cases(args.quick) if lavapipe_known_issue(env, c)}
     if args.filter:
         work = [(n, f) for n, f in work if args.filter in n]
     env.say(f"{len(work)} cases")
 
-    passed, failed, xfailed = 0, [], []
+    passed, failed = 0, []
     start = time.time()
 
     def do(item):
@@ -883,18 +867,12 @@ def main():
                 passed += 1
                 line = f"PASS {name}" + (f": {note}" if note else "")
                 env.say(line) if args.verbose else env.logonly(line + f" ({dt:.2f}s)")
-            elif name in known:
-                xfailed.append(name)
-                env.logonly(f"XFAIL {name} (known lavapipe issue, see lavapipe_known_issue): {note}")
             else:
                 failed.append(name)
                 env.say(f"FAIL {name}: {note}")
     env.say(f"time {time.time() - start:.1f}s")
     if failed:
         env.say("failed cases:\n  " + "\n  ".join(failed))
-    if xfailed:
-        env.say(f"{len(xfailed)} of {len(known)} explicit-semantics cases failed on lavapipe "
-                "as a known driver issue (XFAIL; listed in the log, checked in full on NVIDIA)")
     env.say(f"{passed} passed, {len(failed)} failed")
     if not env.keep and not failed:
         shutil.rmtree(env.work, ignore_errors=True)

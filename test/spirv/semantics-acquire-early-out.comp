@@ -1,5 +1,7 @@
 // Acquire semantics allow the early-out: the atomic load uses the same scope
-// and semantics ids as the original atomic.
+// and semantics ids as the original atomic.  The NaN fix-up's CAS loop is
+// Relaxed and an acquire barrier of the same scope follows it; no release
+// barrier precedes it.
 // RUN: %lower-and-check --env vulkan1.3 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -13,3 +15,9 @@ void main() {
 // CHECK: OpAtomicLoad %uint %[[P:[0-9]+]] %int_2 %uint_66
 // CHECK: OpAtomicSMax %uint %[[P]] %int_2 %uint_66
 // CHECK: OpAtomicUMin %uint %[[P]] %int_2 %uint_66
+// CHECK-NOT: OpMemoryBarrier
+// CHECK: OpAtomicLoad %uint %[[P]] %int_2 %uint_0
+// CHECK: OpLoopMerge %[[MERGE:[0-9]+]]
+// CHECK: OpAtomicCompareExchange %uint %[[P]] %int_2 %uint_0 %uint_0
+// CHECK: %[[MERGE]] = OpLabel
+// CHECK-NEXT: OpMemoryBarrier %int_2 %uint_66

@@ -1,6 +1,6 @@
 // Vulkan memory model: Release|MakeAvailable on the atomic.  The integer
-// atomics keep it; the fix-up's load and the CAS failure case drop both the
-// release and MakeAvailable (which requires a release): 0x2044 -> 0x40.
+// atomics keep it; the fix-up's CAS loop is Relaxed after a release barrier
+// that carries the MakeAvailable (0x2044), and no acquire barrier follows.
 // (Result used: the fix-up is decided from the atomic's result.)
 // RUN: %lower-and-check --env vulkan1.3 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
@@ -15,5 +15,8 @@ void main() {
 }
 // CHECK: OpAtomicSMin %uint %[[P:[0-9]+]] %int_5 %uint_8260
 // CHECK: OpAtomicUMax %uint %[[P]] %int_5 %uint_8260
-// CHECK: OpAtomicLoad %uint %[[P]] %int_5 %uint_64
-// CHECK: OpAtomicCompareExchange %uint %[[P]] %int_5 %uint_8260 %uint_64
+// CHECK: OpMemoryBarrier %int_5 %uint_8260
+// CHECK-NEXT: OpAtomicLoad %uint %[[P]] %int_5 %uint_0
+// CHECK: OpAtomicCompareExchange %uint %[[P]] %int_5 %uint_0 %uint_0
+// CHECK-NOT: OpMemoryBarrier
+// CHECK: OpFunctionEnd

@@ -1,8 +1,10 @@
 // Release and AcquireRelease semantics forbid the early-out (a skipped RMW
 // would drop the release): the integer atomics keep the original scope and
-// semantics ids; loads and the unequal case of the fix-up drop the release
-// part (0x44 -> 0x40; 0x48 -> 0x42).  Results used: the fix-up is decided
-// from the atomic's result, so no load comes before it.
+// semantics ids.  The NaN fix-up's CAS loop is Relaxed, between a release
+// barrier of the same scope before it (0x44; AcquireRelease 0x48 -> 0x44)
+// and, for AcquireRelease, an acquire barrier after it (0x42).
+// Results used: the fix-up is decided from the atomic's result, so no load
+// comes before it.
 // RUN: %lower-and-check --env vulkan1.3 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -17,11 +19,18 @@ void main() {
 }
 // CHECK: OpMemoryModel Logical Vulkan
 // CHECK-NOT: OpAtomicLoad
-// CHECK: OpAtomicSMin %uint %{{[0-9]+}} %int_5 %uint_68
-// CHECK: OpAtomicUMax %uint %{{[0-9]+}} %int_5 %uint_68
-// CHECK: OpAtomicLoad %uint %{{[0-9]+}} %int_5 %uint_64
-// CHECK: OpAtomicCompareExchange %uint %{{[0-9]+}} %int_5 %uint_68 %uint_64
-// CHECK: OpAtomicSMax %uint %{{[0-9]+}} %int_2 %uint_72
-// CHECK: OpAtomicUMin %uint %{{[0-9]+}} %int_2 %uint_72
-// CHECK: OpAtomicLoad %uint %{{[0-9]+}} %int_2 %uint_66
-// CHECK: OpAtomicCompareExchange %uint %{{[0-9]+}} %int_2 %uint_72 %uint_66
+// CHECK: OpAtomicSMin %uint %[[P:[0-9]+]] %int_5 %uint_68
+// CHECK: OpAtomicUMax %uint %[[P]] %int_5 %uint_68
+// CHECK: OpMemoryBarrier %int_5 %uint_68
+// CHECK-NEXT: OpAtomicLoad %uint %[[P]] %int_5 %uint_0
+// CHECK: OpLoopMerge
+// CHECK: OpAtomicCompareExchange %uint %[[P]] %int_5 %uint_0 %uint_0
+// CHECK-NOT: OpMemoryBarrier
+// CHECK: OpAtomicSMax %uint %[[Q:[0-9]+]] %int_2 %uint_72
+// CHECK: OpAtomicUMin %uint %[[Q]] %int_2 %uint_72
+// CHECK: OpMemoryBarrier %int_2 %uint_68
+// CHECK-NEXT: OpAtomicLoad %uint %[[Q]] %int_2 %uint_0
+// CHECK: OpLoopMerge %[[MERGE:[0-9]+]]
+// CHECK: OpAtomicCompareExchange %uint %[[Q]] %int_2 %uint_0 %uint_0
+// CHECK: %[[MERGE]] = OpLabel
+// CHECK-NEXT: OpMemoryBarrier %int_2 %uint_66

@@ -315,8 +315,11 @@ fatomic options:
                    Default: none.
                images=retype
                    Lower image atomics by retyping R32f storage images to R32ui;
-                   the application must then bind an R32_UINT view.  Without
-                   it an image atomic that needs lowering is an error.
+                   the application must then bind an R32_UINT view.  The
+                   image's reads and writes are bitcast; other images of the
+                   same type keep it.  A sampled use of the image, or a float
+                   atomic add on it, is an error.  Without the option an image
+                   atomic that needs lowering is an error.
 
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,
