@@ -446,11 +446,12 @@ def compile_glsl(env, src):
 
 
 def lower(env, spv, config):
-    nan, strat, eo = config
-    opts = f"nan={nan},strategy={strat},early-out={eo}"
+    nan, strat, eo = config[:3]
+    outline = config[3] if len(config) > 3 else "on"
+    opts = f"nan={nan},strategy={strat},early-out={eo},outline={outline}"
 
     def go():
-        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.spv"
+        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.spv"
         rc, so, se = run([env.fopt, "--target-env=vulkan1.2", spv, "-o", out,
                           f"--lower-float-atomic-minmax={opts}"])
         if rc != 0:
@@ -645,13 +646,22 @@ def lowered_cases(quick):
                                 f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f{w}/{mem}/{op}/"
                                 f"{'used' if used else 'unused'}/def/{n}",
                                 w, mem, op, used, "def", "fatomic-opt", n, cfg[0], cfg))
+                # The lowering written out at each atomic (outline=off)
+                # rather than in shared helper functions.
+                for cfg in CONFIGS:
+                    cases.append(Case(
+                        f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/outline-off/f{w}/{mem}/{op}/used/def/64",
+                        w, mem, op, True, "def", "fatomic-opt", 64, cfg[0], cfg + ("off",)))
                 # Explicit scopes and semantics: Release and AcquireRelease
                 # forbid the early-out; Acquire and Relaxed allow it.
                 for sem in sem_variants(mem):
                     for cfg in (("number", "dispatch", "on"), ("propagate", "dispatch", "on"),
-                                ("fast", "dispatch", "on"), ("number", "cas", "on")):
+                                ("fast", "dispatch", "on"), ("number", "cas", "on"),
+                                ("number", "dispatch", "on", "off"),
+                                ("number", "cas", "on", "off")):
+                        out = "/outline-off" if len(cfg) > 3 else ""
                         cases.append(Case(
-                            f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f{w}/{mem}/{op}/used/{sem}/64",
+                            f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}{out}/f{w}/{mem}/{op}/used/{sem}/64",
                             w, mem, op, True, sem, "fatomic-opt", 64, cfg[0], cfg))
     return cases
 
