@@ -14,6 +14,13 @@
 // and an acquire barrier after it, of the same scope (the same ordering under
 // the Vulkan memory model; see the pass source).
 //
+// Outlining (outline=on, the default): the lowered code of buffer,
+// Workgroup and pointer-cast atomics is written once per kind of atomic, in
+// a helper function (FunctionControl Inline) that takes the access chain's
+// array indices (or the pointer) and the operand and returns the result;
+// each atomic becomes an OpFunctionCall with its result id.  outline=off
+// writes the lowering out at every atomic, splitting its block.
+//
 // Integer view of the memory, per storage class:
 //   StorageBuffer, Uniform+BufferBlock  a second OpVariable on the same
 //        DescriptorSet/Binding whose block type has integer leaves on the

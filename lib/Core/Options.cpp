@@ -66,6 +66,16 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     Opts.RetypeImages = true;
     return true;
   }
+  if (Key == "outline") {
+    if (Value == "on")
+      Opts.Outline = true;
+    else if (Value == "off")
+      Opts.Outline = false;
+    else
+      return badValue(Error, Key, Value, "on or off");
+    Opts.OutlineGiven = true;
+    return true;
+  }
   if (Key == "native") {
     std::string_view Rest = Value;
     if (Rest.empty())
@@ -92,7 +102,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   Error = "unknown option '" + std::string(Key) +
-          "' (expected nan, strategy, early-out, native or images)";
+          "' (expected nan, strategy, early-out, native, images or outline)";
   return false;
 }
 
@@ -127,6 +137,8 @@ std::string LoweringOptions::str() const {
   }
   if (RetypeImages)
     S += ",images=retype";
+  if (OutlineGiven)
+    S += std::string(",outline=") + (Outline ? "on" : "off");
   return S;
 }
 

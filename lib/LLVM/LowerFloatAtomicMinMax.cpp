@@ -862,6 +862,8 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
     return Fail("option 'native' applies to the SPIR-V pass only");
   if (Options->RetypeImages)
     return Fail("option 'images' applies to the SPIR-V pass only");
+  if (Options->OutlineGiven)
+    return Fail("option 'outline' applies to the SPIR-V pass only");
   return std::move(*Options);
 }
 

@@ -135,8 +135,31 @@ private:
   void addToInterfaces(uint32_t Original, uint32_t Alias);
 
   // ---- emission ----
+  /// What the lowered code of one site works on: at the atomic itself
+  /// (inline) or in a helper function, where they are its parameters.
+  struct Operands {
+    uint32_t Ptr = 0;              ///< the float pointer (inline; pointer casts)
+    uint32_t Value = 0;            ///< the float operand
+    uint32_t ResultId = 0;         ///< id of the float result
+    std::vector<uint32_t> Indices; ///< access-chain indices from the root
+    bool Rebuild = false;          ///< make the chain on S.Root from Indices
+  };
+  bool outlined(const Site &S) const {
+    return Opts.Outline && (S.Kind == MemKind::BufferAlias ||
+                            S.Kind == MemKind::SharedRetype ||
+                            S.Kind == MemKind::PointerCast);
+  }
   void lowerBlocks(Function &F);
-  void lowerAtomic(std::vector<Block> &Blocks, Site &S);
+  void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
+  InstRef callHelper(Site &S);
+
+  // Helper functions, one per kind of outlined atomic (keyed by everything
+  // its code depends on), appended to the module after the lowering.
+  std::map<std::vector<uint32_t>, uint32_t> HelperOf;
+  std::vector<Function> Helpers;
+  struct {
+    std::vector<uint32_t> Key, Args, ParamTypes, Pattern;
+  } Scratch;
 
   Module &M;
   const LoweringOptions &Opts;
@@ -214,6 +237,11 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
       S.Chain.push_back(D);
       if (M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
         S.NonUniform = true;
+      // A NonUniform index makes the rebuilt chain NonUniform too (in a
+      // helper the index is a parameter, which carries no decoration).
+      for (uint32_t K = 1; K < I.Count; ++K)
+        if (M.hasDecoration(M.operand(D, K), spv::Decoration::NonUniform))
+          S.NonUniform = true;
       Cur = M.operand(D, 0);
       continue;
     case Op::OpCopyObject:
@@ -1030,7 +1058,9 @@ void Lowering::mutate() {
   // words each.  Reserved capacity is address space until it is written, so
   // a generous guess costs little and spares the tables the copying (and the
   // doubled peak) of growing step by step.
-  M.reserve(Sites.size() * 96, Sites.size() * 256);
+  const size_t Inline = size_t(std::count_if(Sites.begin(), Sites.end(),
+                                             [&](const Site &S) { return !outlined(S); }));
+  M.reserve(Inline * 96 + Sites.size(), Inline * 256 + Sites.size() * 8);
   buildBufferAliases();
 
   // Workgroup retypes: the variable's type, then every access.  No
@@ -1147,9 +1177,11 @@ void Lowering::mutate() {
       }
   }
 
-  // Each atomic, in layout order.
+  // Each atomic, in layout order; then the helper functions.
   for (Function &F : M.functions())
     lowerBlocks(F);
+  for (Function &F : Helpers)
+    M.functions().push_back(std::move(F));
 
   // Capabilities and the extension.
   bool Remaining[65] = {};
@@ -1221,6 +1253,19 @@ void Lowering::lowerBlocks(Function &F) {
   std::vector<Renamed> Moved;
   const auto IsLoopMerge = [&](InstRef R) { return M.inst(R).Opcode == Op::OpLoopMerge; };
   for (Block &B : F.Blocks) {
+    // Outlined atomics become calls in place; the others split the block.
+    bool Inline = false;
+    for (InstRef &R : B.Body)
+      if (auto It = SiteOf.find(R); It != SiteOf.end()) {
+        if (outlined(Sites[It->second]))
+          R = callHelper(Sites[It->second]);
+        else
+          Inline = true;
+      }
+    if (!Inline) {
+      Out.push_back(std::move(B));
+      continue;
+    }
     const auto IsSite = [&](InstRef R) { return SiteOf.count(R) != 0; };
     const auto First = std::find_if(B.Body.begin(), B.Body.end(), IsSite);
     if (First == B.Body.end()) {
@@ -1266,9 +1311,17 @@ void Lowering::lowerBlocks(Function &F) {
       const InstRef R = Body[Next];
       if (R == MovedMerge)
         continue;
-      if (auto It = SiteOf.find(R); It != SiteOf.end())
-        lowerAtomic(Out, Sites[It->second]);
-      else
+      if (auto It = SiteOf.find(R); It != SiteOf.end()) {
+        Site &S = Sites[It->second];
+        Operands X;
+        X.Ptr = M.operand(R, 0);
+        X.Value = M.operand(R, 3);
+        X.ResultId = M.inst(R).ResultId;
+        for (InstRef AC : S.Chain)
+          for (uint32_t K = 1; K < M.numOperands(AC); ++K)
+            X.Indices.push_back(M.operand(AC, K));
+        lowerAtomic(Out, S, X);
+      } else
         Out.back().Body.push_back(R);
     }
     if (Out.back().Label != OrigLabel && !Out.back().Body.empty())
@@ -1300,7 +1353,96 @@ void Lowering::lowerBlocks(Function &F) {
     }
 }
 
-void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
+// An outlined atomic: a call of the helper function for its kind, made on
+// first use.  The helper takes the access chain's array indices (struct
+// member indices are constants and part of the kind), or the pointer for a
+// pointer cast, and the operand; it returns the result.  Its code is what
+// the atomic would have inline; drivers inline such functions (it is marked
+// Inline), so the dispatched code is the same.
+InstRef Lowering::callHelper(Site &S) {
+  const Inst A = M.inst(S.Atomic);
+  const uint32_t Ptr = M.operand(S.Atomic, 0), Value = M.operand(S.Atomic, 3);
+  // The kind: everything the helper's code depends on.
+  // (Scratch vectors kept across calls: one lowering makes many calls.)
+  std::vector<uint32_t> &Key = Scratch.Key, &Args = Scratch.Args,
+                        &ParamTypes = Scratch.ParamTypes, &Pattern = Scratch.Pattern;
+  Key.assign({uint32_t(S.Kind), uint32_t(S.Op), A.TypeId, M.operand(S.Atomic, 1),
+              M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.Root});
+  Args.assign(1, 0); // the callee, filled in below
+  ParamTypes.clear();
+  Pattern.clear(); // per index: 0 = parameter, else the constant
+  if (S.Kind == MemKind::PointerCast) {
+    Key.push_back(typeOf(Ptr));
+    Args.push_back(Ptr);
+    ParamTypes.push_back(typeOf(Ptr));
+  } else {
+    uint32_t T = pointee(typeOf(S.Root));
+    for (InstRef AC : S.Chain)
+      for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+        const uint32_t Idx = M.operand(AC, K);
+        const InstRef TD = M.def(T);
+        if (M.inst(TD).Opcode == Op::OpTypeStruct) {
+          uint64_t Member = 0;
+          constantValue(Idx, Member);
+          Key.push_back(Idx);
+          Pattern.push_back(Idx);
+          T = M.operand(TD, uint32_t(Member));
+        } else {
+          Key.push_back(0);
+          Key.push_back(typeOf(Idx));
+          Pattern.push_back(0);
+          Args.push_back(Idx);
+          ParamTypes.push_back(typeOf(Idx));
+          T = M.operand(TD, 0);
+        }
+      }
+  }
+  Args.push_back(Value);
+  ParamTypes.push_back(A.TypeId);
+
+  auto It = HelperOf.find(Key);
+  if (It == HelperOf.end()) {
+    const uint32_t FnId = M.newId();
+    It = HelperOf.emplace(Key, FnId).first;
+    Function F;
+    F.Def = M.create(Op::OpFunction, A.TypeId, FnId,
+                     {uint32_t(spv::FunctionControlMask::Inline),
+                      M.typeFunction(A.TypeId, ParamTypes)},
+                     0b10);
+    std::vector<uint32_t> Params;
+    for (uint32_t T : ParamTypes) {
+      Params.push_back(M.newId());
+      F.Params.push_back(M.create(Op::OpFunctionParameter, T, Params.back(), {}, 0));
+    }
+    // A PhysicalStorageBuffer pointer parameter must say whether it aliases.
+    if (S.Kind == MemKind::PointerCast && M.opOf(ParamTypes[0]) == Op::OpTypePointer &&
+        pointerClass(ParamTypes[0]) == StorageClass::PhysicalStorageBuffer)
+      M.addDecoration(Params[0], spv::Decoration::Aliased);
+    Operands X;
+    X.Value = Params.back();
+    X.ResultId = M.newId();
+    X.Rebuild = true;
+    if (S.Kind == MemKind::PointerCast) {
+      X.Ptr = Params[0];
+    } else {
+      size_t P = 0;
+      for (uint32_t C : Pattern)
+        X.Indices.push_back(C ? C : Params[P++]);
+    }
+    Block Entry;
+    Entry.Label = M.newId();
+    Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
+    F.Blocks.push_back(std::move(Entry));
+    lowerAtomic(F.Blocks, S, X);
+    F.Blocks.back().Body.push_back(M.create(Op::OpReturnValue, 0, 0, {X.ResultId}, 0b1));
+    F.End = M.create(Op::OpFunctionEnd, 0, 0, {}, 0);
+    Helpers.push_back(std::move(F));
+  }
+  Args[0] = It->second;
+  return M.create(Op::OpFunctionCall, A.TypeId, A.ResultId, Args, ~uint64_t{0}, true);
+}
+
+void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X) {
   // Appends the lowered atomic to Blocks.back(), and the blocks it needs
   // after it.
   auto NewBlock = [&](uint32_t Label) {
@@ -1315,9 +1457,9 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
 
   const Inst A = M.inst(S.Atomic);
   const uint32_t W = S.Width;
-  const uint32_t ResultId = A.ResultId, FloatType = A.TypeId;
+  const uint32_t ResultId = X.ResultId, FloatType = A.TypeId;
   const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
-  const uint32_t Value = M.operand(S.Atomic, 3);
+  const uint32_t Value = X.Value;
   const NanPolicy Policy = Opts.policyFor(NanPolicy::Number);
 
   const uint32_t UT = M.typeInt(W, false), BT = M.typeBool();
@@ -1409,18 +1551,19 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
   };
 
   // ---- the integer pointer ----
-  uint32_t Ptr = M.operand(S.Atomic, 0);
+  const uint32_t Ptr = X.Ptr;
   uint32_t IntPtr = Ptr;
-  const StorageClass SC = pointerClass(typeOf(Ptr));
+  const StorageClass SC = pointerClass(typeOf(M.operand(S.Atomic, 0)));
   switch (S.Kind) {
   case MemKind::PointerCast:
     IntPtr = op(Op::OpBitcast, M.typePointer(SC, UT), {Ptr}, 0b1);
     break;
-  case MemKind::BufferAlias: {
+  case MemKind::BufferAlias:
+  case MemKind::SharedRetype: {
+    if (S.Kind == MemKind::SharedRetype && !X.Rebuild)
+      break; // the pointer is an integer pointer now
     std::vector<uint32_t> Ops{S.Root};
-    for (InstRef AC : S.Chain)
-      for (uint32_t K = 1; K < M.numOperands(AC); ++K)
-        Ops.push_back(M.operand(AC, K));
+    Ops.insert(Ops.end(), X.Indices.begin(), X.Indices.end());
     IntPtr = M.newId();
     Cur().push_back(M.create(Op::OpAccessChain, M.typePointer(SC, UT), IntPtr, Ops,
                              ~uint64_t{0}, true));
@@ -1428,8 +1571,6 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
       M.addDecoration(IntPtr, spv::Decoration::NonUniform);
     break;
   }
-  case MemKind::SharedRetype:
-    break; // the pointer is an integer pointer now
   case MemKind::Private:
   case MemKind::ImageRetype:
     break;
@@ -1466,13 +1607,14 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
   };
 
   // combine(cur, v) per policy: LoweringModel.cpp's policyCombine.
-  auto Combine = [&](uint32_t Cur) {
+  // NumberOperand: the caller has established that v is not a NaN.
+  auto Combine = [&](uint32_t Cur, bool NumberOperand) {
     const uint32_t Wn = Wins(Cur);
     switch (Policy) {
     case NanPolicy::Number: {
-      const uint32_t Take = op(Op::OpLogicalAnd, BT,
-                               {op(Op::OpLogicalNot, BT, {VNaN}),
-                                op(Op::OpLogicalOr, BT, {IsNaN(Cur), Wn})});
+      uint32_t Take = op(Op::OpLogicalOr, BT, {IsNaN(Cur), Wn});
+      if (!NumberOperand)
+        Take = op(Op::OpLogicalAnd, BT, {op(Op::OpLogicalNot, BT, {VNaN}), Take});
       return op(Op::OpSelect, UT, {Take, VB, Cur});
     }
     case NanPolicy::Propagate: {
@@ -1488,7 +1630,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
 
   // CAS loop from the current block; returns the value memory held before
   // the op.  SkipSame: leave without writing when nothing would change.
-  auto CasLoop = [&](bool SkipSame) {
+  auto CasLoop = [&](bool SkipSame, bool NumberOperand) {
     const LoopOrder &Ord = LoopOrdering();
     if (Ord.Before)
       stmt(Op::OpMemoryBarrier, {Scope, Ord.Before}, 0b11);
@@ -1504,7 +1646,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     stmt(Op::OpLoopMerge, {Merge, Cont, 0}, 0b11);
     stmt(Op::OpBranch, {Body}, 0b1);
     NewBlock(Body);
-    const uint32_t New = Combine(Cc);
+    const uint32_t New = Combine(Cc, NumberOperand);
     if (SkipSame) {
       const uint32_t Same = op(Op::OpIEqual, BT, {New, Cc});
       stmt(Op::OpBranchConditional, {Same, Merge, Try}, 0b111);
@@ -1565,7 +1707,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
     stmt(Op::OpBranchConditional, {Need, Fix, Join}, 0b111);
     NewBlock(Fix);
-    const uint32_t Seen = CasLoop(/*SkipSame=*/true);
+    const uint32_t Seen = CasLoop(/*SkipSame=*/true, /*NumberOperand=*/true);
     const uint32_t FixLast = CurLabel();
     stmt(Op::OpBranch, {Join}, 0b1);
     NewBlock(Join);
@@ -1577,10 +1719,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     // No other invocation sees it: load, combine, store.
     Cur().push_back(M.create(Op::OpLoad, FloatType, ResultId, {Ptr}, 0b1));
     const uint32_t CurBits = op(Op::OpBitcast, UT, {ResultId}, 0b1);
-    const uint32_t New = Combine(CurBits);
+    const uint32_t New = Combine(CurBits, /*NumberOperand=*/false);
     stmt(Op::OpStore, {Ptr, op(Op::OpBitcast, FloatType, {New}, 0b1)}, 0b11);
   } else if (CasPath) {
-    ResultBits = CasLoop(S.EarlyOutLegal);
+    ResultBits = CasLoop(S.EarlyOutLegal, /*NumberOperand=*/false);
   } else {
     uint32_t Operand = VB;
     if (Policy == NanPolicy::Number)
@@ -1617,7 +1759,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S) {
     if (S.EarlyOutLegal) {
       const uint32_t Loaded = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, SemId});
       const uint32_t UL = Ordered(Loaded);
-      const uint32_t UV = Operand == VB && UVB ? UVB : Ordered(Operand);
+      // Under number, U(v) serves for the operand: the two differ only for
+      // a NaN v, which skips anyway.
+      const uint32_t UV =
+          UVB && (Operand == VB || Policy == NanPolicy::Number) ? UVB : Ordered(Operand);
       uint32_t Skip = op(S.Op == FloatOp::Min ? Op::OpUGreaterThanEqual : Op::OpULessThanEqual,
                          BT, {UV, UL});
       if (Policy == NanPolicy::Number) {

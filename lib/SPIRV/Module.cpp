@@ -389,6 +389,7 @@ void Module::buildTypeConstIndex() {
     case Op::OpTypeVector:
     case Op::OpTypePointer:
     case Op::OpTypeImage:
+    case Op::OpTypeFunction:
     case Op::OpConstant:
     case Op::OpConstantTrue:
     case Op::OpConstantFalse:
@@ -440,6 +441,12 @@ uint32_t Module::typePointer(spv::StorageClass SC, uint32_t Pointee) {
 
 uint32_t Module::typeImage(const std::vector<uint32_t> &Operands) {
   return findOrAdd(Op::OpTypeImage, 0, Operands.data(), uint32_t(Operands.size()), 0b1);
+}
+
+uint32_t Module::typeFunction(uint32_t Return, const std::vector<uint32_t> &Params) {
+  std::vector<uint32_t> Ops{Return};
+  Ops.insert(Ops.end(), Params.begin(), Params.end());
+  return findOrAdd(Op::OpTypeFunction, 0, Ops.data(), uint32_t(Ops.size()), ~uint64_t{0});
 }
 
 uint32_t Module::constantInt(uint32_t IntType, uint64_t Value) {

@@ -155,6 +155,8 @@ public:
   /// OpTypeImage with these operands (sampled type, Dim, Depth, Arrayed, MS,
   /// Sampled, Format[, access qualifier]).
   uint32_t typeImage(const std::vector<uint32_t> &Operands);
+  /// OpTypeFunction returning \p Return with these parameter types.
+  uint32_t typeFunction(uint32_t Return, const std::vector<uint32_t> &Params);
   uint32_t constantInt(uint32_t IntType, uint64_t Value);
   /// A new, never de-duplicated type (structs and arrays that carry their own
   /// decorations).  Appended to the globals section.

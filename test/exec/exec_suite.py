@@ -243,6 +243,10 @@ def shader_source(w, mem, op, used, sem, impl, policy=None):
     L.append(f"layout(std430, binding = 0) buffer Params {{ uint naddr; uint opsPerInv; uint p0; uint p1;{ref_field} }};")
     L.append("layout(std430, binding = 1) readonly buffer Addr { uint addr[]; };")
     L.append(f"layout(std430, binding = 2) readonly buffer Vals {{ {T} vals[]; }};")
+    if mem == "image":
+        # An r32f storage image, texel a at (a % width, a / width); width
+        # comes in p0.
+        L.append("layout(binding = 3, r32f) uniform image2D img;")
     if mem == "ssbo":
         L.append(f"layout(std430, binding = 3) buffer Dst {{ {T} dst[]; }};")
         if hand:
@@ -258,7 +262,11 @@ def shader_source(w, mem, op, used, sem, impl, policy=None):
     tobits = "floatBitsToUint" if w == 32 else "doubleBitsToUint64"
     frombits = "uintBitsToFloat" if w == 32 else "uint64BitsToDouble"
     fn = "atomicMin" if op == "min" else "atomicMax"
-    if mem == "ssbo":
+    if mem == "image":
+        fn = "image" + fn[0].upper() + fn[1:]
+    if mem == "image":
+        memf, memu, memi = "img, ivec2(int(a % p0), int(a / p0))", None, None
+    elif mem == "ssbo":
         memf, memu, memi = "dst[a]", "dstu[a]", "dsti[a]"
     elif mem == "shared":
         memf, memu, memi = "s[a]", "s[a]", None
@@ -345,6 +353,7 @@ def shader_source(w, mem, op, used, sem, impl, policy=None):
 # (mem, naddr) -> (workgroups, operations per invocation)
 SIZES = {
     ("ssbo", 1): (16, 4), ("ssbo", 64): (32, 4), ("ssbo", 4096): (64, 4),
+    ("image", 1): (16, 4), ("image", 64): (32, 4), ("image", 4096): (64, 4),
     ("bufref", 1): (16, 4), ("bufref", 64): (32, 4), ("bufref", 4096): (64, 4),
     ("shared", 1): (8, 8), ("shared", 64): (8, 8), ("shared", 4096): (4, 16),
 }
@@ -445,12 +454,15 @@ def compile_glsl(env, src):
     return once(env, ("glsl", h), go)
 
 
-def lower(env, spv, config):
-    nan, strat, eo = config
-    opts = f"nan={nan},strategy={strat},early-out={eo}"
+def lower(env, spv, config, images=False):
+    nan, strat, eo = config[:3]
+    outline = config[3] if len(config) > 3 else "on"
+    opts = f"nan={nan},strategy={strat},early-out={eo},outline={outline}"
+    if images:
+        opts += ",images=retype"
 
     def go():
-        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.spv"
+        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.spv"
         rc, so, se = run([env.fopt, "--target-env=vulkan1.2", spv, "-o", out,
                           f"--lower-float-atomic-minmax={opts}"])
         if rc != 0:
@@ -513,7 +525,7 @@ def run_case(env, c):
                         c.policy)
     spv = compile_glsl(env, src)
     if c.impl == "fatomic-opt":
-        spv = lower(env, spv, c.config)
+        spv = lower(env, spv, c.config, images=c.mem == "image")
     elif c.impl != "native":
         once(env, ("static", spv), lambda: static_checks(env, spv))
     # Data depends on the shader shape and address count, not on the policy:
@@ -528,12 +540,20 @@ def run_case(env, c):
     for n, data in files.items():
         with open(os.path.join(d, n), "wb") as f:
             f.write(data)
+    width = min(c.naddr, 64)
     params = {"name": "params", "binding": 0, "size": 32,
-              "init": {"u32": [c.naddr, k, 0, 0]}}
+              "init": {"u32": [c.naddr, k, width if c.mem == "image" else 0, 0]}}
     bufs = [params,
             {"name": "addr", "binding": 1, "init": {"file": "addr.bin"}},
             {"name": "vals", "binding": 2, "init": {"file": "vals.bin"}}]
-    if c.mem == "ssbo":
+    if c.mem == "image":
+        # The lowered shader's image is R32ui (images=retype): the application
+        # binds an R32_UINT view.
+        fmt = "r32f" if c.impl == "native" else "r32ui"
+        bufs.append({"name": "img", "binding": 3, "init": {"file": "init.bin"},
+                     "output": "final.bin",
+                     "image": {"width": width, "height": c.naddr // width, "format": fmt}})
+    elif c.mem == "ssbo":
         bufs.append({"name": "dst", "binding": 3, "init": {"file": "init.bin"},
                      "output": "final.bin"})
     elif c.mem == "shared":
@@ -560,7 +580,8 @@ def run_case(env, c):
     rc, so, se = run(cmd)
     env.logonly(f"[{c.name}] $ {' '.join(cmd)}\n{so}{se}".rstrip())
     if native:
-        feat = "shader%sFloat%dAtomicMinMax" % ("Shared" if c.mem == "shared" else "Buffer", c.w)
+        feat = "shader%sFloat%dAtomicMinMax" % (
+            {"shared": "Shared", "image": "Image"}.get(c.mem, "Buffer"), c.w)
         if not env.features.get(feat):
             if rc == 3 and feat in se:
                 return f"refused as expected (device lacks {feat})"
@@ -618,6 +639,12 @@ def native_cases(quick):
                 for sem in sem_variants(mem):
                     cases.append(Case(f"native/f{w}/{mem}/{op}/used/{sem}/64",
                                       w, mem, op, True, sem, "native", 64))
+    # f32 r32f storage images (there are no f64 image formats).
+    for op in ("min", "max"):
+        for used in (True, False):
+            for n in NADDRS:
+                cases.append(Case(f"native/f32/image/{op}/{'used' if used else 'unused'}/def/{n}",
+                                  32, "image", op, used, "def", "native", n))
     # Hand-written lowerings: the harness's self-test.
     for w in (32, 64):
         for mem in MEMS:
@@ -645,13 +672,31 @@ def lowered_cases(quick):
                                 f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f{w}/{mem}/{op}/"
                                 f"{'used' if used else 'unused'}/def/{n}",
                                 w, mem, op, used, "def", "fatomic-opt", n, cfg[0], cfg))
+                # The lowering written out at each atomic (outline=off)
+                # rather than in shared helper functions.
+                for cfg in CONFIGS:
+                    cases.append(Case(
+                        f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/outline-off/f{w}/{mem}/{op}/used/def/64",
+                        w, mem, op, True, "def", "fatomic-opt", 64, cfg[0], cfg + ("off",)))
+                # Storage images (images=retype), f32 only.
+                if w == 32 and mem == "ssbo":
+                    for used in (True, False):
+                        for cfg in CONFIGS:
+                            for n in (NADDRS if not quick else (64,)):
+                                cases.append(Case(
+                                    f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f32/image/{op}/"
+                                    f"{'used' if used else 'unused'}/def/{n}",
+                                    32, "image", op, used, "def", "fatomic-opt", n, cfg[0], cfg))
                 # Explicit scopes and semantics: Release and AcquireRelease
                 # forbid the early-out; Acquire and Relaxed allow it.
                 for sem in sem_variants(mem):
                     for cfg in (("number", "dispatch", "on"), ("propagate", "dispatch", "on"),
-                                ("fast", "dispatch", "on"), ("number", "cas", "on")):
+                                ("fast", "dispatch", "on"), ("number", "cas", "on"),
+                                ("number", "dispatch", "on", "off"),
+                                ("number", "cas", "on", "off")):
+                        out = "/outline-off" if len(cfg) > 3 else ""
                         cases.append(Case(
-                            f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f{w}/{mem}/{op}/used/{sem}/64",
+                            f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}{out}/f{w}/{mem}/{op}/used/{sem}/64",
                             w, mem, op, True, sem, "fatomic-opt", 64, cfg[0], cfg))
     return cases
 

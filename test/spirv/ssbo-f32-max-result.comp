@@ -1,8 +1,10 @@
-// A float max whose result is used: the original result id becomes an
-// OpBitcast of a phi over the early-out value and the integer atomic's
-// result (or, after a NaN fix-up, the value its CAS saw), so later code is
-// untouched.
-// RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax | FileCheck %s
+// A float max whose result is used, lowered inline (outline=off): the
+// original result id becomes an OpBitcast of a phi over the early-out value
+// and the integer atomic's result (or, after a NaN fix-up, the value its CAS
+// saw), so later code is untouched.  By default the same code ends in a
+// helper's OpReturnValue and the result id is the call's
+// (outline-helpers.comp).
+// RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax=outline=off | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
 layout(local_size_x = 64) in;

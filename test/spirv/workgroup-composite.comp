@@ -23,9 +23,11 @@ void main() {
 // CHECK: OpCompositeExtract %v2float
 // CHECK: OpBitcast %v2uint
 // CHECK: OpCompositeConstruct %[[S]]
-// CHECK: OpAtomicSMax %uint
+// CHECK: OpFunctionCall %float %[[FN:[0-9]+]]
 // CHECK: OpAtomicIAdd %uint
 // CHECK: %[[L:[0-9]+]] = OpLoad %[[S]] %s
 // CHECK: OpCompositeExtract %uint %[[L]] 0
 // CHECK: OpBitcast %float
 // CHECK: OpCompositeConstruct %S
+// CHECK: %[[FN]] = OpFunction %float Inline
+// CHECK: OpAtomicSMax %uint

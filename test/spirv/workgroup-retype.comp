@@ -20,6 +20,8 @@ void main() {
 // CHECK: %smin = OpVariable %[[PTR]] Workgroup
 // CHECK: %[[ST:[0-9]+]] = OpBitcast %uint %float_1
 // CHECK-NEXT: OpStore %{{[0-9]+}} %[[ST]]
-// CHECK: OpAtomicSMin %uint
+// CHECK: OpFunctionCall %float %[[FN:[0-9]+]]
 // CHECK: %[[L:[0-9]+]] = OpLoad %uint %{{[0-9]+}}
 // CHECK-NEXT: %{{[0-9]+}} = OpBitcast %float %[[L]]
+// CHECK: %[[FN]] = OpFunction %float Inline
+// CHECK: OpAtomicSMin %uint

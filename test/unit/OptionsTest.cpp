@@ -15,6 +15,8 @@ TEST(Options, DefaultsFromEmptyString) {
   EXPECT_EQ(O->Strat, Strategy::Dispatch);
   EXPECT_TRUE(O->EarlyOut);
   EXPECT_FALSE(O->RetypeImages);
+  EXPECT_TRUE(O->Outline);
+  EXPECT_FALSE(O->OutlineGiven);
   EXPECT_EQ(O->policyFor(NanPolicy::Number), NanPolicy::Number);
   EXPECT_EQ(O->policyFor(NanPolicy::Propagate), NanPolicy::Propagate);
 }
@@ -23,13 +25,15 @@ TEST(Options, AllKeysBothSeparators) {
   std::string Err;
   auto O = parseOptions("nan=propagate;strategy=cas,early-out=off;"
                         "native=shaderBufferFloat32AtomicMinMax+shaderSharedInt64Atomics,"
-                        "images=retype",
+                        "images=retype;outline=off",
                         Err);
   ASSERT_TRUE(O) << Err;
   EXPECT_EQ(O->Nan, NanPolicy::Propagate);
   EXPECT_EQ(O->Strat, Strategy::Cas);
   EXPECT_FALSE(O->EarlyOut);
   EXPECT_TRUE(O->RetypeImages);
+  EXPECT_FALSE(O->Outline);
+  EXPECT_TRUE(O->OutlineGiven);
   ASSERT_EQ(O->Native.size(), 2u);
   EXPECT_EQ(O->Native[0], Feature::ShaderBufferFloat32AtomicMinMax);
   EXPECT_EQ(O->Native[1], Feature::ShaderSharedInt64Atomics);
@@ -53,6 +57,8 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_FALSE(parseOptions("native=shaderBufferFloat32AtomicMinMax+warp", Err));
   EXPECT_NE(Err.find("'warp'"), std::string::npos) << Err;
   EXPECT_FALSE(parseOptions("images=alias", Err));
+  EXPECT_FALSE(parseOptions("outline=maybe", Err));
+  EXPECT_NE(Err.find("'outline'"), std::string::npos) << Err;
 }
 
 TEST(NanPolicy, ParsePrintRoundTrip) {

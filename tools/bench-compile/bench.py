@@ -3,13 +3,14 @@
 spirv-opt --strip-debug round trip on the same generated module.
 
     bench.py [--fatomic-opt PATH] [--runs 5] [--sizes 2000,20000,200000]
-             [--workdir DIR] [--validate-up-to 20000]
+             [--workdir DIR] [--validate-up-to 20000] [--options OPTIONS]
 
 For each N: generates the module (gen_atomics.py), assembles it, then runs
 each tool --runs times.  Wall time is the median of the runs; peak RSS is
 the largest of the runs' GNU time %M figures.  The input and the fatomic
 output are checked with spirv-val --target-env vulkan1.2 for every N up to
 --validate-up-to (spirv-val takes minutes on the N=200,000 input).
+--options is appended to --lower-float-atomic-minmax= (e.g. outline=off).
 """
 import argparse
 import os
@@ -58,6 +59,8 @@ def main():
     ap.add_argument("--sizes", default="2000,20000,200000")
     ap.add_argument("--workdir", default="/tmp/fatomic-bench-compile")
     ap.add_argument("--validate-up-to", type=int, default=20000)
+    ap.add_argument("--options", default="",
+                    help="lowering options, e.g. outline=off")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
 
@@ -73,8 +76,9 @@ def main():
         subprocess.run([args.spirv_as, "--target-env", "vulkan1.2", asm, "-o", spv], check=True)
         if n <= args.validate_up_to:
             subprocess.run([args.spirv_val, "--target-env", "vulkan1.2", spv], check=True)
-        ft, fm = measure([args.fatomic_opt, "--skip-validation",
-                          "--lower-float-atomic-minmax", spv, "-o", out_f], args.runs, args.time)
+        flag = "--lower-float-atomic-minmax" + (f"={args.options}" if args.options else "")
+        ft, fm = measure([args.fatomic_opt, "--skip-validation", flag, spv, "-o", out_f],
+                         args.runs, args.time)
         st, sm = measure([args.spirv_opt, "--skip-validation", "--strip-debug",
                           spv, "-o", out_s], args.runs, args.time)
         valid = "-"
@@ -84,7 +88,8 @@ def main():
         rows.append((n, os.path.getsize(spv), os.path.getsize(out_f), ft, st, fm, sm, valid))
         print(f"N={n} done", file=sys.stderr)
 
-    print(f"runs per figure: {args.runs} (time: median; RSS: max)")
+    print(f"runs per figure: {args.runs} (time: median; RSS: max); "
+          f"options: {args.options or '(defaults)'}")
     print("| N | in KiB | out KiB | fatomic-opt s | spirv-opt s | time ratio | "
           "fatomic-opt RSS MiB | spirv-opt RSS MiB | RSS ratio | out valid |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")

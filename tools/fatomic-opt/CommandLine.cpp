@@ -321,6 +321,14 @@ fatomic options:
                    atomic add on it, is an error.  Without the option an image
                    atomic that needs lowering is an error.
 
+               outline=on|off
+                   on: lower each kind of atomic once, in a helper function
+                   (marked Inline) that the atomics call with their array
+                   indices and operand; the output stays about the size of
+                   the input.  off: write the lowering out at every atomic.
+                   Image and Function/Private atomics are always written
+                   out.  Default: on.
+
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,
                OpPhi or OpSelect cannot be traced to its variable: fatomic-opt

@@ -6,8 +6,8 @@
 //
 // The job file names a SPIR-V module, the storage buffers of descriptor set 0
 // (single buffers and descriptor arrays, plus buffers reached only through a
-// device address), how to fill them, the workgroup counts, and where to write
-// buffers back.  Every run re-initialises the buffers, dispatches once
+// device address) and its 2D storage images (r32f, r32ui or r32i), how to
+// fill them, the workgroup counts, and where to write them back.  Every run re-initialises the buffers, dispatches once
 // between two GPU timestamps and reads the outputs back.
 //
 // The device is created with exactly the features the module needs (read off
@@ -336,10 +336,18 @@ struct Element {
   std::vector<AddressPatch> Patches;
 };
 
+/// A storage image instead of a buffer: 2D, one 32-bit channel, its texels
+/// row by row (tightly packed) in the element's bytes.
+struct ImageSpec {
+  uint32_t Width = 0, Height = 0;
+  VkFormat Format = VK_FORMAT_UNDEFINED;
+};
+
 struct BufferSpec {
   std::string Name;
   std::optional<uint32_t> Binding;
   bool IsArray = false;
+  std::optional<ImageSpec> Image;
   std::vector<Element> Elements;
 };
 
@@ -415,7 +423,8 @@ Element parseElement(const json &E, const fs::path &Dir,
   for (auto It = E.begin(); It != E.end(); ++It) {
     static const char *Known[] = {"name",       "binding", "elements",
                                   "size",       "init",    "output",
-                                  "address_of", "comment", "check_identical"};
+                                  "address_of", "comment", "check_identical",
+                                  "image"};
     if (std::none_of(std::begin(Known), std::end(Known),
                      [&](const char *K) { return It.key() == K; }))
       fail(ExitUsage, Where + ": unknown key '" + It.key() + "'");
@@ -525,6 +534,28 @@ Job loadJob(const fs::path &Path) {
                               " already used by '" + Bound[*S.Binding] + "'");
         Bound[*S.Binding] = S.Name;
       }
+      if (B.contains("image")) {
+        const json &I = B["image"];
+        ImageSpec Img;
+        Img.Width = I.at("width").get<uint32_t>();
+        Img.Height = I.at("height").get<uint32_t>();
+        const std::string F = I.at("format").get<std::string>();
+        if (F == "r32f")
+          Img.Format = VK_FORMAT_R32_SFLOAT;
+        else if (F == "r32ui")
+          Img.Format = VK_FORMAT_R32_UINT;
+        else if (F == "r32i")
+          Img.Format = VK_FORMAT_R32_SINT;
+        else
+          fail(ExitUsage, Where + ": image format '" + F +
+                              "' is not one of r32f, r32ui, r32i");
+        if (Img.Width == 0 || Img.Height == 0)
+          fail(ExitUsage, Where + ": image width and height must be positive");
+        if (!S.Binding || B.contains("elements") || B.contains("address_of"))
+          fail(ExitUsage, Where + ": an image needs a binding, and is neither "
+                                  "a descriptor array nor address_of");
+        S.Image = Img;
+      }
       if (B.contains("elements")) {
         S.IsArray = true;
         size_t K = 0;
@@ -542,6 +573,13 @@ Job loadJob(const fs::path &Path) {
       } else {
         S.Elements.push_back(parseElement(B, Dir, Where + " ('" + S.Name + "')"));
       }
+      if (S.Image &&
+          S.Elements[0].Init.size() != size_t(S.Image->Width) * S.Image->Height * 4)
+        fail(ExitUsage, Where + ": an image of " + std::to_string(S.Image->Width) +
+                            "x" + std::to_string(S.Image->Height) +
+                            " texels holds " +
+                            std::to_string(size_t(S.Image->Width) * S.Image->Height * 4) +
+                            " bytes, not " + std::to_string(S.Elements[0].Init.size()));
       Jb.Buffers.push_back(std::move(S));
     }
   } catch (const json::exception &E) {
@@ -915,6 +953,86 @@ struct GpuBuffer {
   }
 };
 
+struct GpuImage {
+  VkDevice Device = VK_NULL_HANDLE;
+  VkImage Image = VK_NULL_HANDLE;
+  VkImageView View = VK_NULL_HANDLE;
+  VkDeviceMemory Memory = VK_NULL_HANDLE;
+
+  GpuImage() = default;
+  GpuImage(const GpuImage &) = delete;
+  GpuImage &operator=(const GpuImage &) = delete;
+  ~GpuImage() {
+    if (View)
+      vkDestroyImageView(Device, View, nullptr);
+    if (Image)
+      vkDestroyImage(Device, Image, nullptr);
+    if (Memory)
+      vkFreeMemory(Device, Memory, nullptr);
+  }
+
+  void create(Context &C, const ImageSpec &S) {
+    Device = C.Device;
+    VkFormatProperties FP;
+    vkGetPhysicalDeviceFormatProperties(C.Phys, S.Format, &FP);
+    if (!(FP.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT))
+      fail(ExitUnsupported, "the device has no storage images of format " +
+                                std::to_string(S.Format));
+    VkImageCreateInfo II{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    II.imageType = VK_IMAGE_TYPE_2D;
+    II.format = S.Format;
+    II.extent = {S.Width, S.Height, 1};
+    II.mipLevels = 1;
+    II.arrayLayers = 1;
+    II.samples = VK_SAMPLE_COUNT_1_BIT;
+    II.tiling = VK_IMAGE_TILING_OPTIMAL;
+    II.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    II.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    II.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VK_CHECK(vkCreateImage(Device, &II, nullptr, &Image));
+    VkMemoryRequirements Req;
+    vkGetImageMemoryRequirements(Device, Image, &Req);
+    VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    AI.allocationSize = Req.size;
+    AI.memoryTypeIndex =
+        C.memoryType(Req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &Memory));
+    VK_CHECK(vkBindImageMemory(Device, Image, Memory, 0));
+    VkImageViewCreateInfo VI{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    VI.image = Image;
+    VI.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    VI.format = S.Format;
+    VI.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VK_CHECK(vkCreateImageView(Device, &VI, nullptr, &View));
+  }
+};
+
+/// A layout transition of a whole single-level color image.
+void imageBarrier(VkCommandBuffer Cmd, VkImage Image, VkImageLayout From,
+                  VkImageLayout To, VkAccessFlags SrcAccess,
+                  VkAccessFlags DstAccess, VkPipelineStageFlags SrcStage,
+                  VkPipelineStageFlags DstStage) {
+  VkImageMemoryBarrier B{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  B.srcAccessMask = SrcAccess;
+  B.dstAccessMask = DstAccess;
+  B.oldLayout = From;
+  B.newLayout = To;
+  B.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  B.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  B.image = Image;
+  B.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(Cmd, SrcStage, DstStage, 0, 0, nullptr, 0, nullptr, 1, &B);
+}
+
+VkBufferImageCopy wholeImage(VkDeviceSize Offset, const ImageSpec &S) {
+  VkBufferImageCopy R{};
+  R.bufferOffset = Offset;
+  R.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  R.imageExtent = {S.Width, S.Height, 1};
+  return R;
+}
+
 /// Storage-buffer sizes are rounded up so that copies and ranges stay simple.
 VkDeviceSize roundUp(VkDeviceSize N) { return (N + 15) & ~VkDeviceSize{15}; }
 
@@ -1006,6 +1124,8 @@ int runJob(Context &C, const Options &O) {
     size_t Buffer, Element;
     VkDeviceSize Offset; ///< in the staging / readback buffers
     std::unique_ptr<GpuBuffer> Gpu;
+    std::unique_ptr<GpuImage> Img; ///< instead of Gpu for an image
+    VkDeviceSize Size = 0;         ///< bytes copied in and out
   };
   std::vector<Slot> Slots;
   VkDeviceSize Total = 0;
@@ -1013,14 +1133,22 @@ int runJob(Context &C, const Options &O) {
   for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
     ByName[Jb.Buffers[B].Name] = B;
     for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E) {
-      Slot S{B, E, Total, std::make_unique<GpuBuffer>()};
+      Slot S{B, E, Total, nullptr, nullptr};
       const VkDeviceSize Sz = roundUp(Jb.Buffers[B].Elements[E].Init.size());
-      VkBufferUsageFlags Usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-      if (BDA)
-        Usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-      S.Gpu->create(C, Sz, Usage, false, BDA);
+      S.Size = Sz;
+      if (Jb.Buffers[B].Image) {
+        S.Img = std::make_unique<GpuImage>();
+        S.Img->create(C, *Jb.Buffers[B].Image);
+        S.Size = Jb.Buffers[B].Elements[E].Init.size();
+      } else {
+        S.Gpu = std::make_unique<GpuBuffer>();
+        VkBufferUsageFlags Usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        if (BDA)
+          Usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+        S.Gpu->create(C, Sz, Usage, false, BDA);
+      }
       Total += Sz;
       Slots.push_back(std::move(S));
     }
@@ -1047,6 +1175,8 @@ int runJob(Context &C, const Options &O) {
       if (P.Element >= Jb.Buffers[It->second].Elements.size())
         fail(ExitUsage, "address_of: buffer '" + P.Buffer + "' has no element " +
                             std::to_string(P.Element));
+      if (Jb.Buffers[It->second].Image)
+        fail(ExitUsage, "address_of names image '" + P.Buffer + "'");
       VkBufferDeviceAddressInfo AI{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
       AI.buffer = SlotOf(It->second, P.Element).Gpu->Buffer;
       uint64_t Addr = vkGetBufferDeviceAddress(Dev, &AI) + P.Add;
@@ -1054,25 +1184,25 @@ int runJob(Context &C, const Options &O) {
         fail(ExitVulkan, "vkGetBufferDeviceAddress returned 0");
       std::memcpy(&El.Init[P.Offset], &Addr, 8);
     }
-    std::memset(static_cast<uint8_t *>(Staging.Mapped) + S.Offset, 0,
-                S.Gpu->Size);
+    std::memset(static_cast<uint8_t *>(Staging.Mapped) + S.Offset, 0, S.Size);
     std::memcpy(static_cast<uint8_t *>(Staging.Mapped) + S.Offset,
                 El.Init.data(), El.Init.size());
   }
 
   // Descriptor set 0.
   std::vector<VkDescriptorSetLayoutBinding> LB;
-  uint32_t DescCount = 0;
+  uint32_t DescCount = 0, ImageCount = 0;
   for (const BufferSpec &B : Jb.Buffers) {
     if (!B.Binding)
       continue;
     VkDescriptorSetLayoutBinding X{};
     X.binding = *B.Binding;
-    X.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    X.descriptorType = B.Image ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                               : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     X.descriptorCount = static_cast<uint32_t>(B.Elements.size());
     X.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     LB.push_back(X);
-    DescCount += X.descriptorCount;
+    (B.Image ? ImageCount : DescCount) += X.descriptorCount;
   }
   VkDescriptorSetLayout SetLayout;
   VkDescriptorSetLayoutCreateInfo SLI{
@@ -1087,12 +1217,13 @@ int runJob(Context &C, const Options &O) {
   VK_CHECK(vkCreatePipelineLayout(Dev, &PLI, nullptr, &PipeLayout));
 
   VkDescriptorPool Pool;
-  VkDescriptorPoolSize PS{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                          std::max<uint32_t>(DescCount, 1)};
+  VkDescriptorPoolSize PS[2] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max<uint32_t>(DescCount, 1)},
+      {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, std::max<uint32_t>(ImageCount, 1)}};
   VkDescriptorPoolCreateInfo DPI{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   DPI.maxSets = 1;
-  DPI.poolSizeCount = 1;
-  DPI.pPoolSizes = &PS;
+  DPI.poolSizeCount = 2;
+  DPI.pPoolSizes = PS;
   VK_CHECK(vkCreateDescriptorPool(Dev, &DPI, nullptr, &Pool));
   VkDescriptorSet Set;
   VkDescriptorSetAllocateInfo DSA{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -1101,11 +1232,25 @@ int runJob(Context &C, const Options &O) {
   DSA.pSetLayouts = &SetLayout;
   VK_CHECK(vkAllocateDescriptorSets(Dev, &DSA, &Set));
   std::vector<std::vector<VkDescriptorBufferInfo>> Infos;
+  std::vector<VkDescriptorImageInfo> ImageInfos;
   std::vector<VkWriteDescriptorSet> Writes;
   Infos.reserve(Jb.Buffers.size());
+  ImageInfos.reserve(Jb.Buffers.size());
   for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
     if (!Jb.Buffers[B].Binding)
       continue;
+    if (Jb.Buffers[B].Image) {
+      ImageInfos.push_back(
+          {VK_NULL_HANDLE, SlotOf(B, 0).Img->View, VK_IMAGE_LAYOUT_GENERAL});
+      VkWriteDescriptorSet W{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      W.dstSet = Set;
+      W.dstBinding = *Jb.Buffers[B].Binding;
+      W.descriptorCount = 1;
+      W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+      W.pImageInfo = &ImageInfos.back();
+      Writes.push_back(W);
+      continue;
+    }
     Infos.emplace_back();
     for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E)
       Infos.back().push_back({SlotOf(B, E).Gpu->Buffer, 0, VK_WHOLE_SIZE});
@@ -1160,6 +1305,22 @@ int runJob(Context &C, const Options &O) {
   if (Queries)
     vkCmdResetQueryPool(Cmd, Queries, 0, 2);
   for (Slot &S : Slots) {
+    if (S.Img) {
+      const ImageSpec &IS = *Jb.Buffers[S.Buffer].Image;
+      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                   VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT);
+      const VkBufferImageCopy Cp = wholeImage(S.Offset, IS);
+      vkCmdCopyBufferToImage(Cmd, Staging.Buffer, S.Img->Image,
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &Cp);
+      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                   VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+      continue;
+    }
     VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
     vkCmdCopyBuffer(Cmd, Staging.Buffer, S.Gpu->Buffer, 1, &Cp);
   }
@@ -1187,6 +1348,16 @@ int runJob(Context &C, const Options &O) {
   for (Slot &S : Slots) {
     if (Jb.Buffers[S.Buffer].Elements[S.Element].Output.empty())
       continue;
+    if (S.Img) {
+      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_GENERAL,
+                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT);
+      const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
+      vkCmdCopyImageToBuffer(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             Readback.Buffer, 1, &Cp);
+      continue;
+    }
     VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
     vkCmdCopyBuffer(Cmd, S.Gpu->Buffer, Readback.Buffer, 1, &Cp);
   }
