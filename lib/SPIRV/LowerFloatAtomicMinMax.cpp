@@ -1367,7 +1367,8 @@ InstRef Lowering::callHelper(Site &S) {
   std::vector<uint32_t> &Key = Scratch.Key, &Args = Scratch.Args,
                         &ParamTypes = Scratch.ParamTypes, &Pattern = Scratch.Pattern;
   Key.assign({uint32_t(S.Kind), uint32_t(S.Op), A.TypeId, M.operand(S.Atomic, 1),
-              M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.Root});
+              M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.ResultUnused,
+              S.Root});
   Args.assign(1, 0); // the callee, filled in below
   ParamTypes.clear();
   Pattern.clear(); // per index: 0 = parameter, else the constant
@@ -1749,7 +1750,7 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
       stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
       stmt(Op::OpBranchConditional, {Need, Fix, Plain}, 0b111);
       NewBlock(Fix);
-      CasLoop(/*SkipSame=*/true);
+      CasLoop(/*SkipSame=*/true, /*NumberOperand=*/true);
       stmt(Op::OpBranch, {Join}, 0b1);
       NewBlock(Plain);
       Dispatch(Operand, /*WantResult=*/false);

@@ -15,7 +15,7 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   float v = vals[i];
   float r = atomicMin(dst.p[i].x, v);
-  atomicMin(dst.p[i + 1u].x, v);
+  r += atomicMin(dst.p[i + 1u].x, v); // used, like the first: same kind
   atomicMin(dst.p[i].y, v);
   atomicMax(dst.p[i].x, v);
   atomicMin(s[i & 63u], v);
