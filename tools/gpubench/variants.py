@@ -31,6 +31,11 @@ VARIANTS = {
                         what="fatomic-opt --lower-float-atomic-minmax=strategy=cas"),
     "fatomic-eo-off": dict(kind="fatomic", lower="early-out=off", memory="ieee", legal=True,
                            what="fatomic-opt --lower-float-atomic-minmax=early-out=off"),
+    "fatomic-outline-off": dict(kind="fatomic", lower="outline=off", memory="ieee",
+                                legal=True, diagnostic=True,
+                                what="fatomic-opt --lower-float-atomic-minmax=outline=off "
+                                     "(the lowering written out at the atomic instead of a "
+                                     "helper function: shows the driver inlines the helper)"),
     "fatomic-eo-off-fast": dict(kind="fatomic", lower="early-out=off,nan=fast", memory="ieee",
                                 legal=True, diagnostic=True,
                                 what="fatomic-opt --lower-float-atomic-minmax=early-out=off,nan=fast "
