@@ -45,6 +45,12 @@ subs = [
     # spirv-val for an environment plus the pointer-bitcast check, on files:
     # `%validate vulkan1.2 %t.out.spv`.
     ("%validate", python + " " + os.path.join(utils, "validate_spv.py")),
+    # Runs fatomic-opt on bad input and checks exit 1, one error, nothing
+    # written (see the script); prints the diagnostics for FileCheck.
+    ("%expect-bad-input",
+     python + " " + os.path.join(utils, "expect_bad_input.py")),
+    # Derives a malformed binary from a good one: `%make-bad-spv KIND in out`.
+    ("%make-bad-spv", python + " " + os.path.join(utils, "make_bad_spv.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
     ("%python", python),
 ]

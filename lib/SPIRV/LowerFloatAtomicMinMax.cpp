@@ -739,13 +739,16 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
 bool Lowering::planSharedRetypes() {
   bool Ok = true;
   for (uint32_t Root : SharedRoots) {
-    const std::string Var = "Workgroup variable %" + std::to_string(Root);
+    const std::string Var = M.describe(M.def(Root));
+    std::string VarName = "%" + std::to_string(Root);
+    if (!M.nameOf(Root).empty())
+      VarName += " (\"" + M.nameOf(Root) + "\")";
     const uint32_t Old = pointee(typeOf(Root));
     const TypeFacts VarFacts = facts(Old);
     if (!VarFacts.Ok) {
       error(FailureKind::InvalidModule,
-            Var + " has a type that is not well formed (an undefined or "
-                  "cyclic type, or nesting deeper than " +
+            Var + ": the Workgroup variable's type is not well formed (an "
+                  "undefined or cyclic type, or nesting deeper than " +
                 std::to_string(MaxTypeDepth) + " levels)");
       Ok = false;
       continue;
@@ -753,14 +756,18 @@ bool Lowering::planSharedRetypes() {
     // Matrices have no integer counterpart.
     if (VarFacts.HasMatrix) {
       error(FailureKind::Unsupported,
-            Var + " holds a matrix, which has no integer counterpart to retype to");
+            Var + ": a Workgroup variable that holds a matrix cannot be "
+                  "retyped for its float min/max atomics (a matrix has no "
+                  "integer counterpart)");
       Ok = false;
       continue;
     }
     const InstRef VarDef = M.def(Root);
     if (M.numOperands(VarDef) > 1 &&
         M.opOf(M.operand(VarDef, 1)) != Op::OpConstantNull) {
-      error(FailureKind::Unsupported, Var + " has an initializer other than OpConstantNull");
+      error(FailureKind::Unsupported,
+            Var + ": a Workgroup variable with an initializer other than "
+                  "OpConstantNull cannot be retyped for its float min/max atomics");
       Ok = false;
       continue;
     }
@@ -779,7 +786,7 @@ bool Lowering::planSharedRetypes() {
       if (O != Op::OpTypeFloat && O != Op::OpTypeInt && O != Op::OpTypeVector &&
           Leaves > MaxConvertedLeaves) {
         error(FailureKind::Unsupported,
-              M.describe(User) + " copies a whole value of " + Var +
+              M.describe(User) + ": copies a whole value of " + VarName +
                   " with more than " + std::to_string(MaxConvertedLeaves) +
                   " scalars (or of unknown length), which fatomic does not "
                   "convert element by element");
@@ -863,8 +870,8 @@ bool Lowering::planSharedRetypes() {
           break;
         case Op::OpFunctionCall:
           error(FailureKind::UntraceablePointer,
-                Var + " is passed to a function by " + M.describe(User) +
-                    "; inline the entry points first (spirv-opt "
+                M.describe(User) + ": passes Workgroup variable " + VarName +
+                    " to a function; inline the entry points first (spirv-opt "
                     "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
           Ok = false;
           continue;
@@ -872,8 +879,9 @@ bool Lowering::planSharedRetypes() {
           break;
         }
         error(FailureKind::Unsupported,
-              Var + " is retyped to integers for its float min/max atomics, but " +
-                  M.describe(User) + " uses it in a way fatomic cannot rewrite");
+              M.describe(User) + ": uses Workgroup variable " + VarName +
+                  ", which is retyped to integers for its float min/max "
+                  "atomics, in a way fatomic cannot rewrite");
         Ok = false;
       }
     }

@@ -235,14 +235,15 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
       },
       &Diag);
   if (Res != SPV_SUCCESS) {
-    if (!S.Error.empty())
+    if (!S.Error.empty()) {
       Error = S.Error;
-    else if (Diag && Diag->error)
+    } else if (Diag && Diag->error) {
       Error = Diag->error;
-    else
+      if (Diag->position.index)
+        Error += " (instruction " + std::to_string(Diag->position.index) + ")";
+    } else {
       Error = "invalid SPIR-V binary";
-    if (Diag && Diag->error && !S.Error.empty() && Diag->position.index)
-      Error += " (word " + std::to_string(Diag->position.index) + ")";
+    }
     spvDiagnosticDestroy(Diag);
     return false;
   }
