@@ -116,11 +116,6 @@ struct ParseState {
                 " is not below the id bound " + std::to_string(M.Bound);
         return SPV_ERROR_INVALID_ID;
       }
-      if (M.DefOf[P.result_id] != Module::NoInst) {
-        Error = "result id %" + std::to_string(P.result_id) +
-                " is defined twice";
-        return SPV_ERROR_INVALID_ID;
-      }
       M.DefOf[P.result_id] = R;
     }
 
