@@ -1459,16 +1459,25 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
-  // The universal limit: ids below 4194304 (what parse() accepts).
-  if (M.bound() > 0x400000) {
+  // SPIR-V's limits: ids below 4194304 (what parse() accepts), and at most
+  // 65535 words per instruction (an entry point's interface list or a block
+  // type can grow by one).
+  std::string Limit;
+  if (M.bound() > 0x400000)
+    Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
+            ", above the SPIR-V limit of 4194304 (the input's bound is " +
+            std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
+  M.forEachPlaced([&](InstRef R) {
+    const Inst &I = M.inst(R);
+    const uint64_t N = 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + uint64_t(I.Count);
+    if (N > 0xFFFF && Limit.empty())
+      Limit = M.describe(R) + ": lowering would make it " + std::to_string(N) +
+              " words long, above the SPIR-V limit of 65535";
+  });
+  if (!Limit.empty()) {
     Failure = FailureKind::Unsupported;
-    if (Consumer) {
-      const std::string Msg =
-          "lowering would need an id bound of " + std::to_string(M.bound()) +
-          ", above the SPIR-V limit of 4194304 (the input's bound is " +
-          std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
-      Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Msg.c_str());
-    }
+    if (Consumer)
+      Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Limit.c_str());
     return PassStatus::Failure;
   }
   Lowered = L.lowered();

@@ -7,7 +7,8 @@
 // shrinks or grows; an opcode changes (often into an atomic, an access
 // chain or a pointer-producing one); an instruction is deleted, duplicated
 // or moved; the header's bound, version or option byte changes.  One time in
-// sixteen it falls back to libFuzzer's byte-level mutations.
+// four only the option byte changes (a valid module stays valid); one time
+// in sixteen it falls back to libFuzzer's byte-level mutations.
 //
 // Each input is validated with spirv-val first.  Every input goes through
 // fatomic::fuzz::checkPass; a valid one additionally must give valid output
@@ -21,6 +22,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -201,18 +203,47 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
   std::vector<uint32_t> W = fatomic::fuzz::toWords(Data, Size);
   if (W.size() < 6 || W[0] != spv::MagicNumber || Rng() % 16 == 0)
     return LLVMFuzzerMutate(Data, Size, MaxSize);
-  const unsigned Rounds = 1 + Rng() % 3;
-  for (unsigned I = 0; I < Rounds && W.size() > 5; ++I)
-    mutateOnce(W, Rng);
+  if (Rng() % 4 == 0) {
+    // Options only: a valid module stays valid and meets another lowering.
+    W[2] = (W[2] & ~0xFFu) | (Rng() & 0xFF);
+  } else {
+    const unsigned Rounds = Rng() % 4 ? 1 : 2;
+    for (unsigned I = 0; I < Rounds && W.size() > 5; ++I)
+      mutateOnce(W, Rng);
+  }
   const size_t Bytes = std::min(W.size() * 4, MaxSize & ~size_t{3});
   std::memcpy(Data, W.data(), Bytes);
   return Bytes;
 }
 #endif // FATOMIC_LIBFUZZER
 
+namespace {
+
+// How many inputs were valid, and what the pass made of those: printed at
+// exit, so that a run shows how much of it exercised the valid-input checks.
+struct Counts {
+  unsigned long long Inputs = 0, Valid = 0, Lowered = 0, Unchanged = 0, Failed = 0;
+  ~Counts() {
+    if (Inputs)
+      std::fprintf(stderr,
+                   "fuzz-pass-mutate: %llu inputs, %llu valid: %llu lowered, "
+                   "%llu unchanged, %llu rejected with an error\n",
+                   Inputs, Valid, Lowered, Unchanged, Failed);
+  }
+} TheCounts;
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const std::vector<uint32_t> Words = fatomic::fuzz::toWords(Data, Size);
   const bool Valid = Words.size() >= 5 && fatomic::fuzz::validates(Words);
-  fatomic::fuzz::checkPass(Words, Valid);
+  const fatomic::PassStatus S = fatomic::fuzz::checkPass(Words, Valid);
+  ++TheCounts.Inputs;
+  if (Valid) {
+    ++TheCounts.Valid;
+    ++(S == fatomic::PassStatus::SuccessWithChange      ? TheCounts.Lowered
+       : S == fatomic::PassStatus::SuccessWithoutChange ? TheCounts.Unchanged
+                                                        : TheCounts.Failed);
+  }
   return 0;
 }

@@ -154,7 +154,7 @@ bool validates(const std::vector<uint32_t> &Words) {
   return validatesIn(envFor(Words), Words, nullptr);
 }
 
-void checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
+PassStatus checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
   const PassConfig C = configFor(Words);
   const Outcome O = runPass(C, Words);
   if (O.Status == PassStatus::Failure) {
@@ -167,7 +167,7 @@ void checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
     if (InputValid && O.Kind == FailureKind::InvalidModule)
       fail("a module that spirv-val accepts was called malformed: " +
            O.FirstError);
-    return;
+    return O.Status;
   }
   if (O.Errors)
     fail("the pass succeeded but reported an error: " + O.FirstError);
@@ -178,7 +178,7 @@ void checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
   if (Again.Status != O.Status || Again.Words != O.Words)
     fail("two runs on the same input gave different results");
   if (O.Status == PassStatus::SuccessWithoutChange)
-    return;
+    return O.Status;
 
   Module M;
   std::string Error;
@@ -186,7 +186,7 @@ void checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
     fail("the output does not parse: " + Error);
   // What an invalid input turns into is not specified beyond this point.
   if (!InputValid)
-    return;
+    return O.Status;
   const Outcome Second = runPass(C, O.Words);
   if (Second.Status != PassStatus::SuccessWithoutChange)
     fail("a second run over the output did not leave it alone" +
@@ -197,6 +197,7 @@ void checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
   const std::string Cast = logicalPointerBitcast(M);
   if (!Cast.empty())
     fail("OpBitcast of a Logical pointer in the output: " + Cast);
+  return O.Status;
 }
 
 } // namespace fatomic::fuzz

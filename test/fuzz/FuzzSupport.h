@@ -19,6 +19,7 @@
 #ifndef FATOMIC_FUZZ_SUPPORT_H
 #define FATOMIC_FUZZ_SUPPORT_H
 
+#include "fatomic/LowerFloatAtomicMinMax.h"
 #include "fatomic/Options.h"
 #include "fatomic/Target.h"
 
@@ -51,7 +52,8 @@ PassConfig configFor(const std::vector<uint32_t> &Words);
 /// its environment) the output must validate for that environment too, hold
 /// no OpBitcast of a Logical pointer, and be left alone by a second run; a
 /// failure must not call the input malformed.
-void checkPass(const std::vector<uint32_t> &Words, bool InputValid);
+/// Returns the pass's status.
+PassStatus checkPass(const std::vector<uint32_t> &Words, bool InputValid);
 
 /// spirv-val for the environment the module is meant for (Vulkan 1.2 or 1.3
 /// for shaders, universal 1.6 for kernels).

@@ -82,6 +82,12 @@ def timed(binary, seconds, work, seeds, stats_file):
         stats["ft"] = int(done[-1][2])
         if done[-1][3]:
             stats["corpus_units"] = int(done[-1][3])
+    m = re.search(r"^fuzz-pass-mutate: (\d+) inputs, (\d+) valid: (\d+) lowered, "
+                  r"(\d+) unchanged, (\d+) rejected", out, re.M)
+    if m:
+        for k, v in zip(("inputs", "valid", "valid_lowered", "valid_unchanged",
+                         "valid_rejected"), m.groups()):
+            stats[k] = int(v)
     stats["findings"] = sorted(f for f in os.listdir(findings))
     summary = ", ".join("%s=%s" % (k, v) for k, v in stats.items())
     if p.returncode != 0 or stats["findings"]:

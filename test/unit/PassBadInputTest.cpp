@@ -185,6 +185,20 @@ TEST(PassBadInput, BigEndianLowersLikeLittleEndian) {
   EXPECT_EQ(A.Words, B.Words);
 }
 
+// The lowering adds the alias variable to the entry point's interface: an
+// OpEntryPoint already at the 65535-word limit cannot take it.
+TEST(PassBadInput, EntryPointAtTheWordLimit) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Ep = find(W, spv::Op::OpEntryPoint);
+  const uint32_t N = W[Ep] >> 16;
+  const uint32_t Var = W[Ep + N - 1]; // %buf, the last interface id
+  W.insert(W.begin() + Ep + N, 0xFFFF - N, Var);
+  W[Ep] = (0xFFFFu << 16) | (W[Ep] & 0xFFFF);
+  expectRejected(W, FailureKind::Unsupported,
+                 "OpEntryPoint: lowering would make it 65536 words long, above "
+                 "the SPIR-V limit of 65535");
+}
+
 // Found by fuzz-pass (test/fuzz/regressions/pass): an access chain index
 // into an id that is no type was followed as if it were one.
 TEST(PassBadInput, AccessChainIntoUndefinedType) {
