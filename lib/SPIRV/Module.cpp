@@ -392,8 +392,8 @@ void Module::buildTypeConstIndex() {
     case Op::OpConstant:
     case Op::OpConstantTrue:
     case Op::OpConstantFalse:
-      // Only plain, undecorated ones are shared: a decorated type or
-      // constant (e.g. SpecId) has a meaning of its own.
+      // Candidates for sharing; findOrAdd passes over decorated pointers
+      // and constants.
       TypeConstIndex.emplace(keyHash(I.Opcode, I.TypeId, Arena.data() + I.Begin, I.Count),
                              I.ResultId);
       break;
@@ -414,9 +414,15 @@ uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId,
   for (auto It = Lo; It != Hi; ++It) {
     const InstRef R = def(It->second);
     const Inst &I = Insts[R];
+    // A decorated pointer or constant has a meaning of its own (ArrayStride,
+    // SpecId...); bool, integer and vector types must be unique in a module,
+    // decorated or not.
+    const bool MustBeUnique = Opcode == Op::OpTypeBool ||
+                              Opcode == Op::OpTypeInt ||
+                              Opcode == Op::OpTypeVector;
     if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == Ops.size() &&
         std::equal(Ops.begin(), Ops.end(), Arena.begin() + I.Begin) &&
-        !isDecorated(I.ResultId))
+        (MustBeUnique || !isDecorated(I.ResultId)))
       return I.ResultId;
   }
   const uint32_t Id = newId();

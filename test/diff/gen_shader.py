@@ -16,8 +16,8 @@ random program of statements, nested up to three deep:
     subnormals, infinities, NaNs with payloads...) and random numbers,
     sometimes negated, doubled or made absolute; addresses from the
     invocation id, loop counters or random data;
-  * uint atomics (atomicAdd, atomicMax, atomicOr) on a buffer and on shared
-    counters;
+  * uint atomics on a buffer (each counter takes one kind: atomicAdd,
+    atomicMax or atomicOr) and atomicAdd on shared counters;
   * plain arithmetic into an accumulator written to a per-invocation output;
   * if/else on random data or loop counters, loops with data-dependent trip
     counts, and helper functions (which may call earlier helpers);
@@ -190,12 +190,14 @@ class Gen:
             return self.atomic(loops, ind)
         if k == "int":
             r = rng.random()
+            # One kind of operation per counter (adds and maxes on one
+            # counter would make its value depend on the interleaving).
             if r < 0.4:
-                return ["%satomicAdd(cnt[%du], uin[%s %% %du] & 7u);" % (ind, rng.randint(0, NC - 1), self.u(loops), NU)], 0
+                return ["%satomicAdd(cnt[%du], uin[%s %% %du] & 7u);" % (ind, rng.randint(0, 2), self.u(loops), NU)], 0
             if r < 0.6:
-                return ["%satomicMax(cnt[%du], uin[%s %% %du]);" % (ind, rng.randint(0, NC - 1), self.u(loops), NU)], 0
+                return ["%satomicMax(cnt[%du], uin[%s %% %du]);" % (ind, rng.randint(3, 5), self.u(loops), NU)], 0
             if r < 0.8:
-                return ["%satomicOr(cnt[%du], 1u << (gid %% 32u));" % (ind, rng.randint(0, NC - 1))], 0
+                return ["%satomicOr(cnt[%du], 1u << (gid %% 32u));" % (ind, rng.randint(6, NC - 1))], 0
             return ["%satomicAdd(sc[%du], 1u);" % (ind, rng.randint(0, NSC - 1))], 0
         if k == "arith":
             if rng.random() < 0.5:
