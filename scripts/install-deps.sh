@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config man-db
   spirv-tools spirv-headers
   llvm-22-dev llvm-22-tools clang-22
+  libclang-rt-22-dev  # ASan/UBSan and libFuzzer runtimes: the sanitizer stage
   glslang-tools glslang-dev
   libgtest-dev nlohmann-json3-dev
   python3-matplotlib

@@ -60,6 +60,12 @@ subs = [
         config.fatomic_src_root, "tools", "nvptx", "nvptx-bench.py")),
     ("%nvptx-report", python + " " + os.path.join(
         config.fatomic_src_root, "tools", "nvptx", "nvptx-report.py")),
+    # Runs fatomic-opt on bad input and checks exit 1, one error, nothing
+    # written (see the script); prints the diagnostics for FileCheck.
+    ("%expect-bad-input",
+     python + " " + os.path.join(utils, "expect_bad_input.py")),
+    # Derives a malformed binary from a good one: `%make-bad-spv KIND in out`.
+    ("%make-bad-spv", python + " " + os.path.join(utils, "make_bad_spv.py")),
     ("%profiles", os.path.join(config.fatomic_src_root, "test", "data", "profiles")),
     # Prints a command block of a document: `%doc-recipe %docs/x.md NAME`.
     ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),

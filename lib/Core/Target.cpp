@@ -92,7 +92,8 @@ std::optional<TargetModel> loadProfile(std::string_view JsonText,
   json Doc;
   try {
     Doc = json::parse(JsonText.begin(), JsonText.end());
-  } catch (const json::parse_error &E) {
+  } catch (const json::exception &E) {
+    // parse_error, and out_of_range for a number too large for any type.
     Error = std::string("not valid JSON: ") + E.what();
     return std::nullopt;
   }

@@ -16,6 +16,7 @@
 #include "fatomic/OrderMap.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -119,8 +120,25 @@ private:
     return It->second;
   }
 
-  bool analyze(InstRef R, Site &S);
+  /// \p EvenIfNative: lower it although the target runs it natively.
+  bool analyze(InstRef R, Site &S, bool EvenIfNative = false);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  /// The OpTypePointer that \p Id's type is, or NoInst.
+  InstRef pointerTypeOf(uint32_t Id) const;
+
+  /// What the retyping and element-wise conversions need to know of a type.
+  struct TypeFacts {
+    bool Ok = false;     ///< defined, a type, acyclic, not too deep
+    bool HasFloat = false;
+    bool HasMatrix = false;
+    uint64_t Leaves = 0; ///< scalars in a whole value; ~0 when unbounded
+  };
+  /// Facts of \p Type, memoized; not Ok for an id that is no type, a cycle
+  /// of types (malformed input), or nesting deeper than MaxTypeDepth.
+  TypeFacts facts(uint32_t Type, unsigned Depth = 0);
+  static constexpr unsigned MaxTypeDepth = 256;
+  /// An element-wise copy of a composite converts at most this many scalars.
+  static constexpr uint64_t MaxConvertedLeaves = 1 << 16;
   MemoryClass memoryClass(MemKind K, StorageClass SC) const;
 
   // ---- integer views ----
@@ -181,7 +199,10 @@ private:
   std::set<uint32_t> SharedRoots;
   std::unordered_map<InstRef, std::vector<InstRef>> InsertBefore, InsertAfter;
   std::set<InstRef> CopyMemories;
-  bool hasFloat(uint32_t Type) const;
+  bool hasFloat(uint32_t Type) { return facts(Type).HasFloat; }
+
+  std::unordered_map<uint32_t, TypeFacts> Facts;
+  std::set<uint32_t> FactsInProgress;
 
   // Image retype (images=retype): per root variable, checked during
   // collection and applied in mutate() by the same walk.
@@ -220,14 +241,33 @@ MemoryClass Lowering::memoryClass(MemKind K, StorageClass SC) const {
 // Collection
 // ---------------------------------------------------------------------------
 
+InstRef Lowering::pointerTypeOf(uint32_t Id) const {
+  const InstRef T = M.def(typeOf(Id));
+  return T != Module::NoInst && M.inst(T).Opcode == Op::OpTypePointer
+             ? T
+             : Module::NoInst;
+}
+
 bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
+  const StorageClass SC = pointerClass(typeOf(Ptr));
   uint32_t Cur = Ptr;
-  for (;;) {
+  // Each step moves to an earlier definition in a valid module; a chain
+  // longer than the id bound goes round in a circle.
+  for (uint32_t Steps = 0;; ++Steps) {
     const InstRef D = M.def(Cur);
     if (D == Module::NoInst) {
       error(FailureKind::InvalidModule, "pointer %" + std::to_string(Cur) +
                                             " of " + M.describe(Atomic) +
                                             " has no definition");
+      return false;
+    }
+    const InstRef PT = pointerTypeOf(Cur);
+    if (PT == Module::NoInst || StorageClass(M.operand(PT, 0)) != SC ||
+        Steps > M.bound()) {
+      error(FailureKind::InvalidModule,
+            "the pointer of " + M.describe(Atomic) + " comes from " +
+                M.describe(D) + ", which is not a pointer of the same storage "
+                "class (or the chain goes round in a circle)");
       return false;
     }
     const Inst &I = M.inst(D);
@@ -252,6 +292,15 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
     case Op::OpVariable:
       S.Root = Cur;
       std::reverse(S.Chain.begin(), S.Chain.end());
+      if (S.Kind == MemKind::SharedRetype) {
+        // Retyping moves the variable within the globals.
+        const auto &Globals = M.section(Section::Global);
+        if (std::find(Globals.begin(), Globals.end(), D) == Globals.end()) {
+          error(FailureKind::InvalidModule,
+                M.describe(D) + ": a Workgroup variable inside a function");
+          return false;
+        }
+      }
       return true;
     case Op::OpFunctionParameter:
     case Op::OpPhi:
@@ -272,7 +321,7 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
   }
 }
 
-bool Lowering::analyze(InstRef R, Site &S) {
+bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   const Inst &I = M.inst(R);
   S.Atomic = R;
   S.Op = I.Opcode == Op::OpAtomicFMinEXT ? FloatOp::Min : FloatOp::Max;
@@ -291,6 +340,12 @@ bool Lowering::analyze(InstRef R, Site &S) {
     return false;
   }
   const StorageClass SC = pointerClass(PtrType);
+  if (pointee(PtrType) != I.TypeId || typeOf(M.operand(R, 3)) != I.TypeId) {
+    error(FailureKind::InvalidModule,
+          M.describe(R) + ": the pointer's pointee type or the value's type "
+                          "is not the result type");
+    return false;
+  }
 
   // Memory kind.
   if (SC == StorageClass::Image) {
@@ -319,7 +374,7 @@ bool Lowering::analyze(InstRef R, Site &S) {
   }
 
   // Native on the target: leave it alone.
-  if (Target.isNativeMinMax(memoryClass(S.Kind, SC), S.Width))
+  if (!EvenIfNative && Target.isNativeMinMax(memoryClass(S.Kind, SC), S.Width))
     return false;
 
   if (S.Width == 16) {
@@ -401,6 +456,7 @@ bool Lowering::collect() {
       FlushWidths.insert(M.operand(R, 2));
   }
   bool Ok = true;
+  std::vector<InstRef> Native; // left alone: the target runs them
   for (Function &F : M.functions())
     for (Block &B : F.Blocks)
       for (InstRef R : B.Body) {
@@ -414,6 +470,8 @@ bool Lowering::collect() {
           Sites.push_back(std::move(S));
         } else if (Failure != Before) {
           Ok = false;
+        } else {
+          Native.push_back(R);
         }
       }
   if (!Ok || Sites.empty())
@@ -441,6 +499,31 @@ bool Lowering::collect() {
     else if (Sites[I].Kind == MemKind::ImageRetype)
       ImageRoots.insert(Sites[I].Root);
   }
+  // A native atomic on a Workgroup variable that another atomic's lowering
+  // retypes would be left on an integer: it is lowered as well.
+  for (InstRef R : Native) {
+    if (SharedRoots.empty())
+      break;
+    uint32_t Cur = M.operand(R, 0);
+    for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+      const Op O = M.opOf(Cur);
+      if (O != Op::OpAccessChain && O != Op::OpInBoundsAccessChain &&
+          O != Op::OpCopyObject)
+        break;
+      Cur = M.operand(M.def(Cur), 0);
+    }
+    if (!SharedRoots.count(Cur))
+      continue;
+    Site S;
+    if (analyze(R, S, /*EvenIfNative=*/true)) {
+      SiteOf[R] = Sites.size();
+      Sites.push_back(std::move(S));
+    } else {
+      Ok = false;
+    }
+  }
+  if (!Ok)
+    return false;
   // Paths into each buffer block; errors (matrices...) surface here.
   for (auto &[Root, Indices] : BufferRoots)
     for (size_t I : Indices)
@@ -460,11 +543,19 @@ bool Lowering::collect() {
 // ---------------------------------------------------------------------------
 
 bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
+  uint32_t Depth = 0;
   for (InstRef AC : S.Chain) {
     const uint32_t N = M.numOperands(AC);
     for (uint32_t K = 1; K < N; ++K) {
       const uint32_t Idx = M.operand(AC, K);
       const InstRef TD = M.def(T);
+      if (TD == Module::NoInst || ++Depth > MaxTypeDepth) {
+        error(FailureKind::InvalidModule,
+              M.describe(AC) + ": an index goes into %" + std::to_string(T) +
+                  ", which is not a type (or the path is deeper than " +
+                  std::to_string(MaxTypeDepth) + " levels)");
+        return false;
+      }
       const Inst &TI = M.inst(TD);
       switch (TI.Opcode) {
       case Op::OpTypeStruct: {
@@ -496,8 +587,10 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
       }
     }
   }
-  if (M.opOf(T) != Op::OpTypeFloat) {
-    error(FailureKind::InvalidModule, M.describe(Where) + ": the pointer does not point to a float");
+  if (T != M.inst(S.Atomic).TypeId) {
+    error(FailureKind::InvalidModule,
+          M.describe(Where) + ": the access chains do not lead to the "
+                              "atomic's float type");
     return false;
   }
   OnPathTypes.insert(T);
@@ -563,25 +656,66 @@ uint32_t Lowering::cloneOnPath(uint32_t T) {
   return New;
 }
 
-bool Lowering::hasFloat(uint32_t T) const {
+Lowering::TypeFacts Lowering::facts(uint32_t T, unsigned Depth) {
+  if (auto It = Facts.find(T); It != Facts.end())
+    return It->second;
+  TypeFacts F;
+  if (Depth > MaxTypeDepth || !FactsInProgress.insert(T).second)
+    return F; // too deep, or a type that contains itself
+  auto Mul = [](uint64_t A, uint64_t B) {
+    return A && B > ~uint64_t{0} / A ? ~uint64_t{0} : A * B;
+  };
   const InstRef D = M.def(T);
-  const Inst &I = M.inst(D);
-  switch (I.Opcode) {
+  const Op O = D == Module::NoInst ? Op::OpNop : M.inst(D).Opcode;
+  switch (O) {
+  case Op::OpNop:
+    break;
   case Op::OpTypeFloat:
-    return true;
+    F = {true, true, false, 1};
+    break;
   case Op::OpTypeVector:
-  case Op::OpTypeArray:
-  case Op::OpTypeRuntimeArray:
   case Op::OpTypeMatrix:
-    return hasFloat(M.operand(D, 0));
-  case Op::OpTypeStruct:
-    for (uint32_t K = 0; K < I.Count; ++K)
-      if (hasFloat(M.operand(D, K)))
-        return true;
-    return false;
-  default:
-    return false;
+  case Op::OpTypeArray:
+  case Op::OpTypeRuntimeArray: {
+    const TypeFacts E = facts(M.operand(D, 0), Depth + 1);
+    F.Ok = E.Ok;
+    F.HasFloat = E.HasFloat;
+    F.HasMatrix = E.HasMatrix || O == Op::OpTypeMatrix;
+    uint64_t N = ~uint64_t{0};
+    if (O == Op::OpTypeVector || O == Op::OpTypeMatrix) {
+      N = M.operand(D, 1);
+    } else if (O == Op::OpTypeArray) {
+      // Element-wise copies need the length as a literal: OpConstant only.
+      const InstRef L = M.def(M.operand(D, 1));
+      F.Ok &= L != Module::NoInst;
+      uint64_t Len;
+      if (L != Module::NoInst && M.inst(L).Opcode == Op::OpConstant &&
+          constantValue(M.operand(D, 1), Len))
+        N = Len;
+    }
+    F.Leaves = Mul(E.Leaves, N);
+    break;
   }
+  case Op::OpTypeStruct:
+    F.Ok = true;
+    for (uint32_t K = 0; K < M.numOperands(D); ++K) {
+      const TypeFacts E = facts(M.operand(D, K), Depth + 1);
+      F.Ok &= E.Ok;
+      F.HasFloat |= E.HasFloat;
+      F.HasMatrix |= E.HasMatrix;
+      F.Leaves = F.Leaves + E.Leaves < F.Leaves ? ~uint64_t{0} : F.Leaves + E.Leaves;
+    }
+    break;
+  default:
+    // Any other type is a leaf (pointers are not followed); anything that
+    // is not a type is malformed here.
+    F.Ok = std::strncmp(spvOpcodeString(uint32_t(O)), "Type", 4) == 0;
+    F.Leaves = 1;
+    break;
+  }
+  FactsInProgress.erase(T);
+  Facts[T] = F;
+  return F;
 }
 
 uint32_t Lowering::cloneAllFloats(uint32_t T) {
@@ -704,70 +838,123 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
 bool Lowering::planSharedRetypes() {
   bool Ok = true;
   for (uint32_t Root : SharedRoots) {
-    const uint32_t PtrType = typeOf(Root);
-    const uint32_t Old = pointee(PtrType);
+    const std::string Var = M.describe(M.def(Root));
+    std::string VarName = "%" + std::to_string(Root);
+    if (!M.nameOf(Root).empty())
+      VarName += " (\"" + M.nameOf(Root) + "\")";
+    const uint32_t Old = pointee(typeOf(Root));
+    const TypeFacts VarFacts = facts(Old);
+    if (!VarFacts.Ok) {
+      error(FailureKind::InvalidModule,
+            Var + ": the Workgroup variable's type is not well formed (an "
+                  "undefined or cyclic type, or nesting deeper than " +
+                std::to_string(MaxTypeDepth) + " levels)");
+      Ok = false;
+      continue;
+    }
     // Matrices have no integer counterpart.
-    std::function<bool(uint32_t)> HasMatrix = [&](uint32_t X) -> bool {
-      const InstRef D = M.def(X);
-      const Inst &I = M.inst(D);
-      if (I.Opcode == Op::OpTypeMatrix)
-        return true;
-      if (I.Opcode == Op::OpTypeArray || I.Opcode == Op::OpTypeRuntimeArray)
-        return HasMatrix(M.operand(D, 0));
-      if (I.Opcode == Op::OpTypeStruct)
-        for (uint32_t K = 0; K < I.Count; ++K)
-          if (HasMatrix(M.operand(D, K)))
-            return true;
-      return false;
-    };
-    if (HasMatrix(Old)) {
+    if (VarFacts.HasMatrix) {
       error(FailureKind::Unsupported,
-            "Workgroup variable %" + std::to_string(Root) +
-                " holds a matrix, which has no integer counterpart to retype to");
+            Var + ": a Workgroup variable that holds a matrix cannot be "
+                  "retyped for its float min/max atomics (a matrix has no "
+                  "integer counterpart)");
       Ok = false;
       continue;
     }
     const InstRef VarDef = M.def(Root);
     if (M.numOperands(VarDef) > 1 &&
         M.opOf(M.operand(VarDef, 1)) != Op::OpConstantNull) {
-      error(FailureKind::Unsupported, "Workgroup variable %" + std::to_string(Root) +
-                                          " has an initializer other than OpConstantNull");
+      error(FailureKind::Unsupported,
+            Var + ": a Workgroup variable with an initializer other than "
+                  "OpConstantNull cannot be retyped for its float min/max atomics");
       Ok = false;
       continue;
     }
 
+    // Every access is rewritten with value conversions: each must see the
+    // types the pointer says, and a whole-composite one must stay small.
+    auto Malformed = [&](InstRef User, const char *What) {
+      error(FailureKind::InvalidModule, M.describe(User) + ": " + What);
+      Ok = false;
+    };
+    auto CheckValue = [&](InstRef User, uint32_t Type, uint32_t PT) {
+      if (Type != PT)
+        return Malformed(User, "its type is not the pointee type of its pointer");
+      const uint64_t Leaves = facts(PT).Leaves;
+      const Op O = M.opOf(PT);
+      if (O != Op::OpTypeFloat && O != Op::OpTypeInt && O != Op::OpTypeVector &&
+          Leaves > MaxConvertedLeaves) {
+        error(FailureKind::Unsupported,
+              M.describe(User) + ": copies a whole value of " + VarName +
+                  " with more than " + std::to_string(MaxConvertedLeaves) +
+                  " scalars (or of unknown length), which fatomic does not "
+                  "convert element by element");
+        Ok = false;
+      }
+    };
+
     // Walk every pointer derived from the variable.
     std::vector<uint32_t> Work{Root};
+    std::set<uint32_t> Seen{Root};
     while (!Work.empty()) {
       const uint32_t P = Work.back();
       Work.pop_back();
       const uint32_t PT = pointee(typeOf(P));
       for (const Use &U : M.uses(P)) {
-        const Inst &I = M.inst(U.User);
+        const InstRef User = U.User;
+        const Inst &I = M.inst(User);
         switch (I.Opcode) {
         case Op::OpAccessChain:
         case Op::OpInBoundsAccessChain:
         case Op::OpCopyObject:
           if (U.Word == 0) {
-            Work.push_back(I.ResultId);
+            const InstRef RT = pointerTypeOf(I.ResultId);
+            if (RT == Module::NoInst ||
+                StorageClass(M.operand(RT, 0)) != StorageClass::Workgroup ||
+                !facts(M.operand(RT, 1)).Ok)
+              Malformed(User, "its result is not a well-formed Workgroup pointer");
+            else if (Seen.insert(I.ResultId).second)
+              Work.push_back(I.ResultId);
             continue;
           }
           break;
         case Op::OpLoad:
         case Op::OpAtomicLoad:
+          if (U.Word == 0) {
+            CheckValue(User, I.TypeId, PT);
+            continue;
+          }
+          break;
         case Op::OpAtomicStore:
         case Op::OpAtomicExchange:
+          if (U.Word == 0) {
+            CheckValue(User, typeOf(M.operand(User, 3)), PT);
+            if (I.Opcode == Op::OpAtomicExchange && I.TypeId != PT)
+              Malformed(User, "its result type is not the pointee type");
+            continue;
+          }
+          break;
         case Op::OpAtomicFMinEXT:
         case Op::OpAtomicFMaxEXT:
           if (U.Word == 0)
-            continue;
+            continue; // lowered: collect() makes every one on a retyped root a site
           break;
         case Op::OpStore:
-          if (U.Word == 0)
+          if (U.Word == 0) {
+            CheckValue(User, typeOf(M.operand(User, 1)), PT);
             continue;
+          }
           break;
-        case Op::OpCopyMemory:
+        case Op::OpCopyMemory: {
+          const InstRef DT = pointerTypeOf(M.operand(User, 0));
+          const InstRef ST = pointerTypeOf(M.operand(User, 1));
+          if (DT == Module::NoInst || ST == Module::NoInst ||
+              M.operand(DT, 1) != M.operand(ST, 1))
+            Malformed(User, "its two sides are not pointers to the same type");
+          else
+            CheckValue(User, M.operand(DT, 1), PT);
           continue;
+        }
         case Op::OpName:
         case Op::OpDecorate:
         case Op::OpEntryPoint:
@@ -782,9 +969,8 @@ bool Lowering::planSharedRetypes() {
           break;
         case Op::OpFunctionCall:
           error(FailureKind::UntraceablePointer,
-                "Workgroup variable %" + std::to_string(Root) +
-                    " is passed to a function by " + M.describe(U.User) +
-                    "; inline the entry points first (spirv-opt "
+                M.describe(User) + ": passes Workgroup variable " + VarName +
+                    " to a function; inline the entry points first (spirv-opt "
                     "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
           Ok = false;
           continue;
@@ -792,9 +978,9 @@ bool Lowering::planSharedRetypes() {
           break;
         }
         error(FailureKind::Unsupported,
-              "Workgroup variable %" + std::to_string(Root) +
-                  " is retyped to integers for its float min/max atomics, but " +
-                  M.describe(U.User) + " uses it in a way fatomic cannot rewrite");
+              M.describe(User) + ": uses Workgroup variable " + VarName +
+                  ", which is retyped to integers for its float min/max "
+                  "atomics, in a way fatomic cannot rewrite");
         Ok = false;
       }
     }
@@ -1079,6 +1265,7 @@ void Lowering::mutate() {
     Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
     Globals.push_back(VarDef);
     std::vector<uint32_t> Work{Root};
+    std::set<uint32_t> Seen{Root};
     while (!Work.empty()) {
       const uint32_t P = Work.back();
       Work.pop_back();
@@ -1095,7 +1282,8 @@ void Lowering::mutate() {
           const uint32_t Retyped = cloneAllFloats(pointee(M.inst(R).TypeId));
           const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
           M.inst(R).TypeId = PtrType;
-          Work.push_back(M.inst(R).ResultId);
+          if (Seen.insert(M.inst(R).ResultId).second)
+            Work.push_back(M.inst(R).ResultId);
           break;
         }
         case Op::OpLoad:
@@ -1227,7 +1415,8 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
   case Op::OpSwitch: {
     std::vector<uint32_t> Out{M.operand(T, 1)};
     // Literal width follows the selector's type.
-    const uint32_t SelType = M.inst(M.def(M.operand(T, 0))).TypeId;
+    const InstRef Sel = M.def(M.operand(T, 0));
+    const uint32_t SelType = Sel == Module::NoInst ? 0 : M.inst(Sel).TypeId;
     const uint32_t LitWords = M.scalarWidth(SelType) == 64 ? 2 : 1;
     for (uint32_t K = 2 + LitWords; K < I.Count; K += LitWords + 1)
       Out.push_back(M.operand(T, K));
@@ -1832,6 +2021,27 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
+  // SPIR-V's limits: ids below 4194304 (what parse() accepts), and at most
+  // 65535 words per instruction (an entry point's interface list or a block
+  // type can grow by one).
+  std::string Limit;
+  if (M.bound() > 0x400000)
+    Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
+            ", above the SPIR-V limit of 4194304 (the input's bound is " +
+            std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
+  M.forEachPlaced([&](InstRef R) {
+    const Inst &I = M.inst(R);
+    const uint64_t N = 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + uint64_t(I.Count);
+    if (N > 0xFFFF && Limit.empty())
+      Limit = M.describe(R) + ": lowering would make it " + std::to_string(N) +
+              " words long, above the SPIR-V limit of 65535";
+  });
+  if (!Limit.empty()) {
+    Failure = FailureKind::Unsupported;
+    if (Consumer)
+      Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Limit.c_str());
+    return PassStatus::Failure;
+  }
   Lowered = L.lowered();
   // The input is no longer needed: free it before the output is built.
   std::vector<uint32_t>().swap(Words);

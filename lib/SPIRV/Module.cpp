@@ -230,14 +230,15 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
       },
       &Diag);
   if (Res != SPV_SUCCESS) {
-    if (!S.Error.empty())
+    if (!S.Error.empty()) {
       Error = S.Error;
-    else if (Diag && Diag->error)
+    } else if (Diag && Diag->error) {
       Error = Diag->error;
-    else
+      if (Diag->position.index)
+        Error += " (instruction " + std::to_string(Diag->position.index) + ")";
+    } else {
       Error = "invalid SPIR-V binary";
-    if (Diag && Diag->error && !S.Error.empty() && Diag->position.index)
-      Error += " (word " + std::to_string(Diag->position.index) + ")";
+    }
     spvDiagnosticDestroy(Diag);
     return false;
   }
@@ -393,8 +394,8 @@ void Module::buildTypeConstIndex() {
     case Op::OpConstant:
     case Op::OpConstantTrue:
     case Op::OpConstantFalse:
-      // Only plain, undecorated ones are shared: a decorated type or
-      // constant (e.g. SpecId) has a meaning of its own.
+      // Candidates for sharing; findOrAdd passes over decorated pointers
+      // and constants.
       TypeConstIndex.emplace(keyHash(I.Opcode, I.TypeId, Arena.data() + I.Begin, I.Count),
                              I.ResultId);
       break;
@@ -414,9 +415,15 @@ uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops,
   for (auto It = Lo; It != Hi; ++It) {
     const InstRef R = def(It->second);
     const Inst &I = Insts[R];
+    // A decorated pointer or constant has a meaning of its own (ArrayStride,
+    // SpecId...); bool, integer and vector types must be unique in a module,
+    // decorated or not.
+    const bool MustBeUnique = Opcode == Op::OpTypeBool ||
+                              Opcode == Op::OpTypeInt ||
+                              Opcode == Op::OpTypeVector;
     if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == N &&
         std::equal(Ops, Ops + N, Arena.begin() + I.Begin) &&
-        !isDecorated(I.ResultId))
+        (MustBeUnique || !isDecorated(I.ResultId)))
       return I.ResultId;
   }
   const uint32_t Id = newId();

@@ -125,6 +125,19 @@ TEST(Target, MalformedProfiles) {
   EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
 }
 
+// Found by fuzz-profile (test/fuzz/regressions/profile): a number too large
+// for any JSON type made the parser throw out_of_range, which escaped.
+TEST(Target, NumberOutOfRangeIsAnError) {
+  std::string Err;
+  EXPECT_FALSE(loadProfile("4e5555550", Err));
+  EXPECT_NE(Err.find("not valid JSON"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("number overflow"), std::string::npos) << Err;
+  Err.clear();
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {
+      "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT": {"x": 1e999}}}}})", Err));
+  EXPECT_NE(Err.find("number overflow"), std::string::npos) << Err;
+}
+
 TEST(Target, Int64KnownMissing) {
   std::string Err;
   auto T = loadProfile(R"({"capabilities": {"device": {"features": {

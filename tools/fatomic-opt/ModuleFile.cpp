@@ -2,10 +2,12 @@
 
 #include "ModuleFile.h"
 
+#include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp11>
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -62,6 +64,64 @@ mode_t newFileMode() {
   return 0666 & ~Mask;
 }
 
+/// True when \p Bytes starts like a text file (SPIR-V assembly, GLSL...).
+bool looksLikeText(const std::vector<char> &Bytes) {
+  const size_t N = std::min<size_t>(Bytes.size(), 64);
+  for (size_t I = 0; I < N; ++I) {
+    const unsigned char C = static_cast<unsigned char>(Bytes[I]);
+    if (C < 0x20 && C != '\n' && C != '\r' && C != '\t')
+      return false;
+    if (C >= 0x7f)
+      return false;
+  }
+  return N > 0;
+}
+
+std::string opcodeName(uint32_t Opcode) {
+  const std::string Name = spvOpcodeString(Opcode);
+  return Name == "unknown" ? "opcode " + std::to_string(Opcode) : "Op" + Name;
+}
+
+/// The framing of the words after the header: every instruction has a known
+/// opcode and a word count that is at least 1 and stays within the module.  spirv-val and the
+/// module reader find these too; here the message says where.
+bool checkFraming(const std::vector<uint32_t> &Words, std::string &Error) {
+  if (Words.size() == HeaderWords) {
+    Error = "SPIR-V header only (20 bytes): the module has no instructions";
+    return false;
+  }
+  if (Words[3] == 0) {
+    Error = "id bound 0 in the header: a module with instructions has ids, "
+            "and the bound is one more than the largest";
+    return false;
+  }
+  size_t Index = 1;
+  for (size_t I = HeaderWords; I < Words.size(); ++Index) {
+    const uint32_t Count = Words[I] >> 16;
+    const uint32_t Opcode = Words[I] & 0xFFFF;
+    const std::string Where = "instruction " + std::to_string(Index) +
+                              " (" + opcodeName(Opcode) + ", at word " +
+                              std::to_string(I) + ")";
+    if (Count == 0) {
+      Error = Where + " has word count 0";
+      return false;
+    }
+    if (std::string(spvOpcodeString(Opcode)) == "unknown") {
+      Error = Where + ": unknown opcode";
+      return false;
+    }
+    if (I + Count > Words.size()) {
+      Error = Where + " has word count " + std::to_string(Count) +
+              ", running " + std::to_string(I + Count - Words.size()) +
+              " word(s) past the end of the module (" +
+              std::to_string(Words.size()) + " words)";
+      return false;
+    }
+    I += Count;
+  }
+  return true;
+}
+
 } // namespace
 
 std::string displayName(const std::string &Path) {
@@ -100,7 +160,11 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
               " bytes";
     else
       Error = "not a SPIR-V binary: magic number " + hex(Magic) +
-              ", expected " + hex(spv::MagicNumber);
+              ", expected " + hex(spv::MagicNumber) +
+              (looksLikeText(Bytes) ? " (this is text: assemble SPIR-V "
+                                      "assembly with spirv-as, compile GLSL "
+                                      "with glslangValidator)"
+                                    : "");
     return false;
   }
   if (Bytes.size() % 4 != 0) {
@@ -119,7 +183,7 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
   if (Swapped)
     for (uint32_t &W : Words)
       W = __builtin_bswap32(W);
-  return true;
+  return checkFraming(Words, Error);
 }
 
 bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,

@@ -15,8 +15,11 @@
 namespace fatomic_opt {
 
 /// Reads a SPIR-V binary and checks its shape: a whole number of words, a
-/// complete header and the magic number.  A module in the other byte order
-/// is converted to host order.  On failure returns false and sets \p Error.
+/// complete header, the magic number, a non-zero id bound, at least one
+/// instruction, known opcodes, and word counts that are not 0 and do not
+/// run past the end.
+/// A module in the other byte order is converted to host order.  On failure
+/// returns false and sets \p Error.
 bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
                 std::string &Error);
 

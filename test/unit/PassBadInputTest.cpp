@@ -1,0 +1,316 @@
+//===- PassBadInputTest.cpp - The library entry point on bad words --------===//
+//
+// LowerFloatAtomicMinMaxPass::Process must report, never crash, on words
+// that are not a well-formed module: each case expects Failure, the words
+// untouched, exactly one error through the consumer, the failure kind, and
+// the message.  The good modules are assembled with SPIRV-Tools; the bad
+// ones are derived from them word by word (docs/robustness.md has the
+// catalogue; the fuzz targets in test/fuzz found some of these).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fatomic/LowerFloatAtomicMinMax.h"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv/unified1/spirv.hpp11>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace fatomic;
+
+namespace {
+
+// One f32 atomic max through an access chain into a storage buffer block.
+const char *const BufferModule = R"(
+               OpCapability Shader
+               OpCapability AtomicFloat32MinMaxEXT
+               OpExtension "SPV_EXT_shader_atomic_float_min_max"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %buf
+               OpExecutionMode %main LocalSize 64 1 1
+               OpDecorate %Buf Block
+               OpMemberDecorate %Buf 0 Offset 0
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+    %fn_void = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+        %Buf = OpTypeStruct %float
+    %ptr_Buf = OpTypePointer StorageBuffer %Buf
+  %ptr_float = OpTypePointer StorageBuffer %float
+        %buf = OpVariable %ptr_Buf StorageBuffer
+     %uint_0 = OpConstant %uint 0
+     %device = OpConstant %uint 1
+    %float_2 = OpConstant %float 2
+       %main = OpFunction %void None %fn_void
+      %entry = OpLabel
+         %pf = OpAccessChain %ptr_float %buf %uint_0
+          %r = OpAtomicFMaxEXT %float %pf %device %uint_0 %float_2
+               OpReturn
+               OpFunctionEnd
+)";
+
+std::vector<uint32_t> assemble(const std::string &Text) {
+  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
+  std::vector<uint32_t> Words;
+  EXPECT_TRUE(Tools.Assemble(Text, &Words,
+                             SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
+      << Text;
+  return Words;
+}
+
+struct Result {
+  PassStatus Status;
+  FailureKind Kind;
+  std::vector<std::string> Errors;
+  std::vector<uint32_t> Words;
+};
+
+Result lower(std::vector<uint32_t> Words, TargetModel Target = {}) {
+  LowerFloatAtomicMinMaxPass Pass(LoweringOptions{}, Target);
+  Result R;
+  Pass.SetMessageConsumer([&R](spv_message_level_t Level, const char *,
+                               const spv_position_t &, const char *Text) {
+    if (Level <= SPV_MSG_ERROR)
+      R.Errors.push_back(Text);
+  });
+  R.Status = Pass.Process(Words);
+  R.Kind = Pass.lastFailure();
+  R.Words = std::move(Words);
+  return R;
+}
+
+/// Failure, words untouched, one error of kind \p Kind containing \p Text.
+void expectRejected(const std::vector<uint32_t> &Words, FailureKind Kind,
+                    const std::string &Text) {
+  const Result R = lower(Words);
+  EXPECT_EQ(R.Status, PassStatus::Failure);
+  EXPECT_EQ(R.Kind, Kind);
+  EXPECT_EQ(R.Words, Words) << "the words changed on failure";
+  ASSERT_EQ(R.Errors.size(), 1u);
+  EXPECT_NE(R.Errors[0].find(Text), std::string::npos) << R.Errors[0];
+}
+
+/// Index of the first instruction with \p Opcode.
+size_t find(const std::vector<uint32_t> &W, spv::Op Opcode) {
+  for (size_t I = 5; I < W.size(); I += W[I] >> 16)
+    if ((W[I] & 0xFFFF) == uint32_t(Opcode))
+      return I;
+  ADD_FAILURE() << "no instruction with opcode " << uint32_t(Opcode);
+  return 0;
+}
+
+TEST(PassBadInput, GoodModuleLowers) {
+  const Result R = lower(assemble(BufferModule));
+  EXPECT_EQ(R.Status, PassStatus::SuccessWithChange);
+  EXPECT_TRUE(R.Errors.empty());
+}
+
+TEST(PassBadInput, Empty) {
+  expectRejected({}, FailureKind::InvalidModule, "shorter than the 20-byte header");
+}
+
+TEST(PassBadInput, HeaderOnly) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W.resize(5);
+  expectRejected(W, FailureKind::InvalidModule, "module has no OpMemoryModel");
+}
+
+TEST(PassBadInput, WrongMagic) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W[0] = 0xDEADBEEF;
+  expectRejected(W, FailureKind::InvalidModule, "bad magic 0xdeadbeef");
+}
+
+TEST(PassBadInput, IdBoundZeroAndTooBig) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W[3] = 0;
+  expectRejected(W, FailureKind::InvalidModule, "id bound 0 is out of range");
+  W[3] = 0x400001;
+  expectRejected(W, FailureKind::InvalidModule, "id bound 4194305 is out of range");
+}
+
+TEST(PassBadInput, WordCountZero) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W[5] &= 0xFFFF;
+  expectRejected(W, FailureKind::InvalidModule, "Invalid instruction word count: 0");
+}
+
+TEST(PassBadInput, WordCountPastTheEnd) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t End = find(W, spv::Op::OpFunctionEnd);
+  W[End] = (4u << 16) | (W[End] & 0xFFFF);
+  expectRejected(W, FailureKind::InvalidModule, "stated word count is 4");
+}
+
+TEST(PassBadInput, Truncated) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W.pop_back(); // OpFunctionEnd
+  expectRejected(W, FailureKind::InvalidModule, "the last function has no OpFunctionEnd");
+}
+
+TEST(PassBadInput, UnknownOpcode) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Fn = find(W, spv::Op::OpFunction);
+  W[Fn] = (W[Fn] & 0xFFFF0000) | 0xFFF0;
+  expectRejected(W, FailureKind::InvalidModule, "Invalid opcode: 65520");
+}
+
+TEST(PassBadInput, ResultIdNotBelowBound) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  // %r is the largest id; a bound equal to it leaves it out.
+  W[3] = W[find(W, spv::Op::OpAtomicFMaxEXT) + 2];
+  expectRejected(W, FailureKind::InvalidModule, "is not below the id bound");
+}
+
+TEST(PassBadInput, ResultIdDefinedTwice) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Var = find(W, spv::Op::OpVariable);
+  const uint32_t N = W[Var] >> 16;
+  W.insert(W.begin() + Var + N, W.begin() + Var, W.begin() + Var + N);
+  expectRejected(W, FailureKind::InvalidModule, "is defined more than once");
+}
+
+TEST(PassBadInput, BigEndianLowersLikeLittleEndian) {
+  const std::vector<uint32_t> Le = assemble(BufferModule);
+  std::vector<uint32_t> Be = Le;
+  for (uint32_t &X : Be)
+    X = __builtin_bswap32(X);
+  const Result A = lower(Le), B = lower(Be);
+  ASSERT_EQ(B.Status, PassStatus::SuccessWithChange);
+  EXPECT_EQ(A.Words, B.Words);
+}
+
+// The lowering adds the alias variable to the entry point's interface: an
+// OpEntryPoint already at the 65535-word limit cannot take it.
+TEST(PassBadInput, EntryPointAtTheWordLimit) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Ep = find(W, spv::Op::OpEntryPoint);
+  const uint32_t N = W[Ep] >> 16;
+  const uint32_t Var = W[Ep + N - 1]; // %buf, the last interface id
+  W.insert(W.begin() + Ep + N, 0xFFFF - N, Var);
+  W[Ep] = (0xFFFFu << 16) | (W[Ep] & 0xFFFF);
+  expectRejected(W, FailureKind::Unsupported,
+                 "OpEntryPoint: lowering would make it 65536 words long, above "
+                 "the SPIR-V limit of 65535");
+}
+
+// Found by fuzz-pass (test/fuzz/regressions/pass): an access chain index
+// into an id that is no type was followed as if it were one.
+TEST(PassBadInput, AccessChainIntoUndefinedType) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  // %Buf's only member becomes %main, which is not a type.
+  const size_t Struct = find(W, spv::Op::OpTypeStruct);
+  W[Struct + 2] = W[find(W, spv::Op::OpFunction) + 2];
+  expectRejected(W, FailureKind::InvalidModule,
+                 "the access chains do not lead to the atomic's float type");
+}
+
+TEST(PassBadInput, PointerChainInACircle) {
+  // The access chain's base is its own result.
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Ac = find(W, spv::Op::OpAccessChain);
+  W[Ac + 3] = W[Ac + 2];
+  expectRejected(W, FailureKind::InvalidModule, "goes round in a circle");
+}
+
+TEST(PassBadInput, PointeeIsNotTheResultType) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  // The atomic's result type becomes %uint.
+  const size_t A = find(W, spv::Op::OpAtomicFMaxEXT);
+  W[A + 1] = W[find(W, spv::Op::OpTypeInt) + 1];
+  expectRejected(W, FailureKind::Unsupported, "only scalar float results are supported");
+}
+
+// Workgroup variables retyped for a lowered atomic: a cyclic struct type is
+// malformed, not followed forever.
+TEST(PassBadInput, CyclicWorkgroupType) {
+  const std::string Text = R"(
+               OpCapability Shader
+               OpCapability AtomicFloat32MinMaxEXT
+               OpExtension "SPV_EXT_shader_atomic_float_min_max"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %1 "main" %8
+               OpExecutionMode %1 LocalSize 1 1 1
+          %2 = OpTypeVoid
+          %3 = OpTypeFunction %2
+          %4 = OpTypeFloat 32
+          %5 = OpTypeInt 32 0
+          %6 = OpTypeStruct %4 %4
+          %7 = OpTypePointer Workgroup %6
+          %9 = OpTypePointer Workgroup %4
+          %8 = OpVariable %7 Workgroup
+         %10 = OpConstant %5 0
+         %11 = OpConstant %5 2
+         %12 = OpConstant %4 2
+          %1 = OpFunction %2 None %3
+         %13 = OpLabel
+         %14 = OpAccessChain %9 %8 %10
+         %15 = OpAtomicFMinEXT %4 %14 %11 %10 %12
+               OpReturn
+               OpFunctionEnd
+)";
+  std::vector<uint32_t> W = assemble(Text);
+  ASSERT_EQ(lower(W).Status, PassStatus::SuccessWithChange);
+  // The struct's second member becomes the struct itself.
+  W[find(W, spv::Op::OpTypeStruct) + 3] = 6;
+  expectRejected(W, FailureKind::InvalidModule, "type is not well formed");
+}
+
+// A native f32 atomic on a Workgroup struct that is retyped for a lowered
+// f64 atomic on the same variable must be lowered as well (otherwise it
+// would be left on an integer).
+TEST(PassBadInput, NativeAtomicOnRetypedWorkgroupVariableIsLowered) {
+  const std::string Text = R"(
+               OpCapability Shader
+               OpCapability Float64
+               OpCapability AtomicFloat32MinMaxEXT
+               OpCapability AtomicFloat64MinMaxEXT
+               OpExtension "SPV_EXT_shader_atomic_float_min_max"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %1 "main" %8
+               OpExecutionMode %1 LocalSize 1 1 1
+          %2 = OpTypeVoid
+          %3 = OpTypeFunction %2
+          %4 = OpTypeFloat 32
+         %20 = OpTypeFloat 64
+          %5 = OpTypeInt 32 0
+          %6 = OpTypeStruct %4 %20
+          %7 = OpTypePointer Workgroup %6
+          %9 = OpTypePointer Workgroup %4
+         %21 = OpTypePointer Workgroup %20
+          %8 = OpVariable %7 Workgroup
+         %10 = OpConstant %5 0
+         %16 = OpConstant %5 1
+         %11 = OpConstant %5 2
+         %12 = OpConstant %4 2
+         %22 = OpConstant %20 2
+          %1 = OpFunction %2 None %3
+         %13 = OpLabel
+         %14 = OpAccessChain %9 %8 %10
+         %15 = OpAtomicFMinEXT %4 %14 %11 %10 %12
+         %17 = OpAccessChain %21 %8 %16
+         %18 = OpAtomicFMinEXT %20 %17 %11 %10 %22
+               OpReturn
+               OpFunctionEnd
+)";
+  TargetModel Target;
+  Target.set(Feature::ShaderSharedFloat32AtomicMinMax);
+  const Result R = lower(assemble(Text), Target);
+  ASSERT_EQ(R.Status, PassStatus::SuccessWithChange);
+  EXPECT_TRUE(R.Errors.empty());
+  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
+  std::string Dis;
+  ASSERT_TRUE(Tools.Disassemble(R.Words, &Dis));
+  EXPECT_EQ(Dis.find("OpAtomicFMinEXT"), std::string::npos) << Dis;
+  std::string Why;
+  Tools.SetMessageConsumer([&Why](spv_message_level_t, const char *,
+                                  const spv_position_t &, const char *M) { Why += M; });
+  EXPECT_TRUE(Tools.Validate(R.Words)) << Why;
+}
+
+} // namespace
