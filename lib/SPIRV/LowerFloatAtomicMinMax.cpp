@@ -249,7 +249,14 @@ InstRef Lowering::pointerTypeOf(uint32_t Id) const {
 }
 
 bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
-  const StorageClass SC = pointerClass(typeOf(Ptr));
+  const InstRef PtrType = pointerTypeOf(Ptr);
+  if (PtrType == Module::NoInst) {
+    error(FailureKind::InvalidModule,
+          "pointer %" + std::to_string(Ptr) + " of " + M.describe(Atomic) +
+              " is not a pointer");
+    return false;
+  }
+  const StorageClass SC = StorageClass(M.operand(PtrType, 0));
   uint32_t Cur = Ptr;
   // Each step moves to an earlier definition in a valid module; a chain
   // longer than the id bound goes round in a circle.
@@ -437,6 +444,15 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   if (S.Kind == MemKind::BufferAlias || S.Kind == MemKind::SharedRetype)
     if (!traceRoot(R, Ptr, S))
       return false;
+  // Every index is an integer value (they are passed on, e.g. to a helper).
+  for (InstRef AC : S.Chain)
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K)
+      if (M.opOf(typeOf(M.operand(AC, K))) != Op::OpTypeInt) {
+        error(FailureKind::InvalidModule,
+              M.describe(AC) + ": index %" + std::to_string(M.operand(AC, K)) +
+                  " is not an integer value");
+        return false;
+      }
 
   // Early-out is legal for constant Relaxed/Acquire semantics on
   // non-volatile accesses.
