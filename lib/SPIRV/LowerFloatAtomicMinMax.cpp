@@ -822,7 +822,7 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
     return Emit(Op::OpCopyObject, To, {Value}, 0b1, false);
   }
   const InstRef D = M.def(From);
-  const Inst &I = M.inst(D);
+  const Inst I = M.inst(D); // a copy: the instructions below may move it
   if (I.Opcode == Op::OpTypeFloat || I.Opcode == Op::OpTypeInt ||
       I.Opcode == Op::OpTypeVector)
     return Emit(Op::OpBitcast, To, {Value}, 0b1, false);
