@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SpirvInfo.h"
+#include "VulkanContext.h"
 
 #include <nlohmann/json.hpp>
 #include <vulkan/vulkan.h>
@@ -50,6 +51,7 @@
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+namespace vk = fatomic::vk;
 
 namespace {
 
@@ -57,65 +59,16 @@ namespace {
 // Errors
 //===----------------------------------------------------------------------===//
 
-enum ExitCode {
-  ExitOk = 0,
-  ExitUsage = 1,
-  ExitVulkan = 2,
-  ExitUnsupported = 3,
-  ExitNotIdentical = 4
-};
-
-struct Failure : std::runtime_error {
-  int Code;
-  Failure(int Code, const std::string &Msg)
-      : std::runtime_error(Msg), Code(Code) {}
-};
-
-[[noreturn]] void fail(int Code, const std::string &Msg) {
-  throw Failure(Code, Msg);
-}
-
-const char *vkResultName(VkResult R) {
-  switch (R) {
-#define CASE(X)                                                                \
-  case X:                                                                      \
-    return #X;
-    CASE(VK_SUCCESS)
-    CASE(VK_NOT_READY)
-    CASE(VK_TIMEOUT)
-    CASE(VK_EVENT_SET)
-    CASE(VK_EVENT_RESET)
-    CASE(VK_INCOMPLETE)
-    CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
-    CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    CASE(VK_ERROR_INITIALIZATION_FAILED)
-    CASE(VK_ERROR_DEVICE_LOST)
-    CASE(VK_ERROR_MEMORY_MAP_FAILED)
-    CASE(VK_ERROR_LAYER_NOT_PRESENT)
-    CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
-    CASE(VK_ERROR_FEATURE_NOT_PRESENT)
-    CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
-    CASE(VK_ERROR_TOO_MANY_OBJECTS)
-    CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    CASE(VK_ERROR_FRAGMENTED_POOL)
-    CASE(VK_ERROR_UNKNOWN)
-    CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
-    CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-    CASE(VK_ERROR_FRAGMENTATION)
-    CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
-    CASE(VK_ERROR_INVALID_SHADER_NV)
-#undef CASE
-  default:
-    return "VkResult(unknown)";
-  }
-}
-
-void check(VkResult R, const char *What) {
-  if (R != VK_SUCCESS)
-    fail(ExitVulkan, std::string(What) + " failed: " + vkResultName(R) + " (" +
-                         std::to_string(static_cast<int>(R)) + ")");
-}
-#define VK_CHECK(Call) check((Call), #Call)
+using vk::ExitOk;
+using vk::ExitUsage;
+using vk::ExitVulkan;
+using vk::Failure;
+using vk::check;
+using vk::deviceTypeName;
+using vk::fail;
+using vk::versionString;
+/// fatomic-vkrun's own exit codes, after vk::ExitCode's.
+enum ExitCode { ExitUnsupported = 3, ExitNotIdentical = 4 };
 
 //===----------------------------------------------------------------------===//
 // Files
@@ -616,157 +569,15 @@ bool hasExtension(const std::vector<VkExtensionProperties> &Exts,
   return false;
 }
 
-const char *deviceTypeName(VkPhysicalDeviceType T) {
-  switch (T) {
-  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-    return "discrete GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    return "integrated GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-    return "virtual GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_CPU:
-    return "CPU";
-  default:
-    return "other";
-  }
-}
-
-std::string versionString(uint32_t V) {
-  return std::to_string(VK_API_VERSION_MAJOR(V)) + "." +
-         std::to_string(VK_API_VERSION_MINOR(V)) + "." +
-         std::to_string(VK_API_VERSION_PATCH(V));
-}
-
-class Context {
+class Context : public vk::Context {
 public:
-  VkInstance Instance = VK_NULL_HANDLE;
-  VkPhysicalDevice Phys = VK_NULL_HANDLE;
-  VkDevice Device = VK_NULL_HANDLE;
-  VkQueue Queue = VK_NULL_HANDLE;
-  uint32_t QueueFamily = 0;
-  uint32_t TimestampBits = 0;
-  VkPhysicalDeviceProperties Props{};
-  VkPhysicalDeviceMemoryProperties MemProps{};
-  std::string DriverName, DriverInfo;
   bool HasF1 = false, HasF2 = false;
   FeatureChain Supported;
   FeatureChain Enabled;
   bool FloatAtomicsEnabled = false;
 
-  ~Context() {
-    if (Device)
-      vkDestroyDevice(Device, nullptr);
-    if (Instance)
-      vkDestroyInstance(Instance, nullptr);
-  }
-
-  void createInstance() {
-    uint32_t LoaderVersion = VK_API_VERSION_1_0;
-    auto EnumVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
-        vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
-    if (EnumVersion)
-      VK_CHECK(EnumVersion(&LoaderVersion));
-    if (LoaderVersion < VK_API_VERSION_1_2)
-      fail(ExitVulkan, "the Vulkan loader supports only " +
-                           versionString(LoaderVersion) + "; 1.2 is needed");
-    VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    App.pApplicationName = "fatomic-vkrun";
-    App.apiVersion = std::min<uint32_t>(LoaderVersion, VK_API_VERSION_1_3);
-    VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    CI.pApplicationInfo = &App;
-    VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
-    if (R == VK_ERROR_INCOMPATIBLE_DRIVER || R == VK_ERROR_INITIALIZATION_FAILED)
-      fail(ExitVulkan, std::string("no Vulkan driver could be loaded (") +
-                           vkResultName(R) + ")" + icdHint());
-    check(R, "vkCreateInstance");
-  }
-
-  static std::string icdHint() {
-    std::string H;
-    for (const char *Var : {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"})
-      if (const char *V = std::getenv(Var))
-        H += std::string("; ") + Var + "=" + V;
-    return H;
-  }
-
-  std::vector<VkPhysicalDevice> devices() {
-    uint32_t N = 0;
-    VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, nullptr));
-    std::vector<VkPhysicalDevice> D(N);
-    if (N)
-      VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, D.data()));
-    D.resize(N);
-    return D;
-  }
-
-  void listDevices() {
-    auto Ds = devices();
-    for (size_t I = 0; I < Ds.size(); ++I) {
-      VkPhysicalDeviceProperties P;
-      vkGetPhysicalDeviceProperties(Ds[I], &P);
-      std::printf("%zu: %s [%s], Vulkan %s\n", I, P.deviceName,
-                  deviceTypeName(P.deviceType),
-                  versionString(P.apiVersion).c_str());
-    }
-    if (Ds.empty())
-      std::printf("no Vulkan devices%s\n", icdHint().c_str());
-  }
-
-  void pickDevice(std::optional<uint32_t> Index) {
-    auto Ds = devices();
-    if (Ds.empty())
-      fail(ExitVulkan, "no Vulkan physical device found" + icdHint());
-    if (Index) {
-      if (*Index >= Ds.size())
-        fail(ExitUsage, "--device " + std::to_string(*Index) +
-                            ": only " + std::to_string(Ds.size()) +
-                            " device(s)");
-      Phys = Ds[*Index];
-    } else {
-      auto Rank = [](VkPhysicalDeviceType T) {
-        switch (T) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-          return 0;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-          return 1;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-          return 2;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU:
-          return 3;
-        default:
-          return 4;
-        }
-      };
-      int Best = 99;
-      for (VkPhysicalDevice D : Ds) {
-        VkPhysicalDeviceProperties P;
-        vkGetPhysicalDeviceProperties(D, &P);
-        if (P.apiVersion < VK_API_VERSION_1_2)
-          continue;
-        if (Rank(P.deviceType) < Best) {
-          Best = Rank(P.deviceType);
-          Phys = D;
-        }
-      }
-      if (!Phys)
-        fail(ExitVulkan, "no Vulkan 1.2 device found" + icdHint());
-    }
-    vkGetPhysicalDeviceProperties(Phys, &Props);
-    if (Props.apiVersion < VK_API_VERSION_1_2)
-      fail(ExitVulkan, std::string("device '") + Props.deviceName +
-                           "' supports only Vulkan " +
-                           versionString(Props.apiVersion) +
-                           "; 1.2 is needed");
-    vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
-
-    VkPhysicalDeviceDriverProperties Drv{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    P2.pNext = &Drv;
-    vkGetPhysicalDeviceProperties2(Phys, &P2);
-    DriverName = Drv.driverName;
-    DriverInfo = Drv.driverInfo;
-
+  /// The float-atomic extensions and the features the device supports.
+  void queryFeatures() {
     uint32_t NE = 0;
     VK_CHECK(vkEnumerateDeviceExtensionProperties(Phys, nullptr, &NE, nullptr));
     std::vector<VkExtensionProperties> Exts(NE);
@@ -778,32 +589,6 @@ public:
     HasF2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     Supported.link(HasF1, HasF2);
     vkGetPhysicalDeviceFeatures2(Phys, &Supported.Base);
-
-    uint32_t NQ = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, nullptr);
-    std::vector<VkQueueFamilyProperties> Q(NQ);
-    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, Q.data());
-    bool Found = false;
-    for (uint32_t I = 0; I < NQ; ++I) {
-      if (!(Q[I].queueFlags & VK_QUEUE_COMPUTE_BIT))
-        continue;
-      // Prefer a family with timestamps; among those the first.
-      if (!Found || (TimestampBits == 0 && Q[I].timestampValidBits > 0)) {
-        QueueFamily = I;
-        TimestampBits = Q[I].timestampValidBits;
-        Found = true;
-      }
-    }
-    if (!Found)
-      fail(ExitVulkan, std::string("device '") + Props.deviceName +
-                           "' has no compute queue");
-  }
-
-  std::string deviceLine() const {
-    return std::string(Props.deviceName) + " [" +
-           deviceTypeName(Props.deviceType) + "], Vulkan " +
-           versionString(Props.apiVersion) + ", driver " + DriverName + " " +
-           DriverInfo;
   }
 
   void printFeatures(bool NoFloatAtomics) {
@@ -869,89 +654,14 @@ public:
     if (FloatAtomicsEnabled && HasF2)
       Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
 
-    const float Priority = 1.0f;
-    VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    QCI.queueFamilyIndex = QueueFamily;
-    QCI.queueCount = 1;
-    QCI.pQueuePriorities = &Priority;
-    VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    DCI.pNext = &Enabled.Base;
-    DCI.queueCreateInfoCount = 1;
-    DCI.pQueueCreateInfos = &QCI;
-    DCI.enabledExtensionCount = static_cast<uint32_t>(Exts.size());
-    DCI.ppEnabledExtensionNames = Exts.data();
-    VK_CHECK(vkCreateDevice(Phys, &DCI, nullptr, &Device));
-    vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
+    vk::Context::createDevice(&Enabled.Base, Exts);
     return Missing;
-  }
-
-  uint32_t memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
-                      VkMemoryPropertyFlags Fallback) const {
-    for (VkMemoryPropertyFlags F : {Want, Fallback})
-      for (uint32_t I = 0; I < MemProps.memoryTypeCount; ++I)
-        if ((Bits & (1u << I)) &&
-            (MemProps.memoryTypes[I].propertyFlags & F) == F)
-          return I;
-    fail(ExitVulkan, "no suitable memory type");
   }
 };
 
 //===----------------------------------------------------------------------===//
 // Buffers and the run
 //===----------------------------------------------------------------------===//
-
-struct GpuBuffer {
-  VkDevice Device = VK_NULL_HANDLE;
-  VkBuffer Buffer = VK_NULL_HANDLE;
-  VkDeviceMemory Memory = VK_NULL_HANDLE;
-  VkDeviceSize Size = 0;
-  void *Mapped = nullptr;
-
-  GpuBuffer() = default;
-  GpuBuffer(const GpuBuffer &) = delete;
-  GpuBuffer &operator=(const GpuBuffer &) = delete;
-  ~GpuBuffer() {
-    if (Mapped)
-      vkUnmapMemory(Device, Memory);
-    if (Buffer)
-      vkDestroyBuffer(Device, Buffer, nullptr);
-    if (Memory)
-      vkFreeMemory(Device, Memory, nullptr);
-  }
-
-  void create(Context &C, VkDeviceSize Bytes, VkBufferUsageFlags Usage,
-              bool HostVisible, bool DeviceAddress) {
-    Device = C.Device;
-    Size = Bytes;
-    VkBufferCreateInfo BI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    BI.size = Bytes;
-    BI.usage = Usage;
-    BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VK_CHECK(vkCreateBuffer(Device, &BI, nullptr, &Buffer));
-    VkMemoryRequirements Req;
-    vkGetBufferMemoryRequirements(Device, Buffer, &Req);
-    VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    AI.allocationSize = Req.size;
-    AI.memoryTypeIndex =
-        HostVisible
-            ? C.memoryType(Req.memoryTypeBits,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-                               VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
-            : C.memoryType(Req.memoryTypeBits,
-                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    VkMemoryAllocateFlagsInfo Flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
-    Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-    if (DeviceAddress)
-      AI.pNext = &Flags;
-    VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &Memory));
-    VK_CHECK(vkBindBufferMemory(Device, Buffer, Memory, 0));
-    if (HostVisible)
-      VK_CHECK(vkMapMemory(Device, Memory, 0, VK_WHOLE_SIZE, 0, &Mapped));
-  }
-};
 
 struct GpuImage {
   VkDevice Device = VK_NULL_HANDLE;
@@ -1123,7 +833,7 @@ int runJob(Context &C, const Options &O) {
   struct Slot {
     size_t Buffer, Element;
     VkDeviceSize Offset; ///< in the staging / readback buffers
-    std::unique_ptr<GpuBuffer> Gpu;
+    std::unique_ptr<vk::Buffer> Gpu;
     std::unique_ptr<GpuImage> Img; ///< instead of Gpu for an image
     VkDeviceSize Size = 0;         ///< bytes copied in and out
   };
@@ -1141,7 +851,7 @@ int runJob(Context &C, const Options &O) {
         S.Img->create(C, *Jb.Buffers[B].Image);
         S.Size = Jb.Buffers[B].Elements[E].Init.size();
       } else {
-        S.Gpu = std::make_unique<GpuBuffer>();
+        S.Gpu = std::make_unique<vk::Buffer>();
         VkBufferUsageFlags Usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -1161,7 +871,7 @@ int runJob(Context &C, const Options &O) {
   };
   if (Total == 0)
     Total = 16;
-  GpuBuffer Staging, Readback;
+  vk::Buffer Staging, Readback;
   Staging.create(C, Total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, false);
   Readback.create(C, Total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, false);
 
@@ -1178,7 +888,7 @@ int runJob(Context &C, const Options &O) {
       if (Jb.Buffers[It->second].Image)
         fail(ExitUsage, "address_of names image '" + P.Buffer + "'");
       VkBufferDeviceAddressInfo AI{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
-      AI.buffer = SlotOf(It->second, P.Element).Gpu->Buffer;
+      AI.buffer = SlotOf(It->second, P.Element).Gpu->Handle;
       uint64_t Addr = vkGetBufferDeviceAddress(Dev, &AI) + P.Add;
       if (Addr == P.Add)
         fail(ExitVulkan, "vkGetBufferDeviceAddress returned 0");
@@ -1253,7 +963,7 @@ int runJob(Context &C, const Options &O) {
     }
     Infos.emplace_back();
     for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E)
-      Infos.back().push_back({SlotOf(B, E).Gpu->Buffer, 0, VK_WHOLE_SIZE});
+      Infos.back().push_back({SlotOf(B, E).Gpu->Handle, 0, VK_WHOLE_SIZE});
     VkWriteDescriptorSet W{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     W.dstSet = Set;
     W.dstBinding = *Jb.Buffers[B].Binding;
@@ -1312,7 +1022,7 @@ int runJob(Context &C, const Options &O) {
                    VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                    VK_PIPELINE_STAGE_TRANSFER_BIT);
       const VkBufferImageCopy Cp = wholeImage(S.Offset, IS);
-      vkCmdCopyBufferToImage(Cmd, Staging.Buffer, S.Img->Image,
+      vkCmdCopyBufferToImage(Cmd, Staging.Handle, S.Img->Image,
                              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &Cp);
       imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                    VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -1322,7 +1032,7 @@ int runJob(Context &C, const Options &O) {
       continue;
     }
     VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
-    vkCmdCopyBuffer(Cmd, Staging.Buffer, S.Gpu->Buffer, 1, &Cp);
+    vkCmdCopyBuffer(Cmd, Staging.Handle, S.Gpu->Handle, 1, &Cp);
   }
   VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -1355,11 +1065,11 @@ int runJob(Context &C, const Options &O) {
                    VK_PIPELINE_STAGE_TRANSFER_BIT);
       const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
       vkCmdCopyImageToBuffer(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             Readback.Buffer, 1, &Cp);
+                             Readback.Handle, 1, &Cp);
       continue;
     }
     VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
-    vkCmdCopyBuffer(Cmd, S.Gpu->Buffer, Readback.Buffer, 1, &Cp);
+    vkCmdCopyBuffer(Cmd, S.Gpu->Handle, Readback.Handle, 1, &Cp);
   }
   MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -1616,12 +1326,13 @@ int main(int Argc, char **Argv) {
   try {
     Options O = parseArgs(Argc, Argv);
     Context C;
-    C.createInstance();
+    C.createInstance("fatomic-vkrun");
     if (O.ListDevices) {
       C.listDevices();
       return ExitOk;
     }
     C.pickDevice(O.DeviceIndex);
+    C.queryFeatures();
     if (O.Features) {
       C.printFeatures(O.NoFloatAtomics);
       return ExitOk;

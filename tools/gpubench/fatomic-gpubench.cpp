@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SpirvInfo.h"
+#include "VulkanContext.h"
 
 #include "fatomic/OrderMap.h"
 #include "fatomic/Reference.h"
@@ -64,24 +65,14 @@ namespace {
 // Errors
 //===----------------------------------------------------------------------===//
 
-enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitDevice = 2 };
-
-struct Failure : std::runtime_error {
-  int Code;
-  Failure(int Code, const std::string &Msg)
-      : std::runtime_error(Msg), Code(Code) {}
-};
-
-[[noreturn]] void fail(int Code, const std::string &Msg) {
-  throw Failure(Code, Msg);
-}
-
-void check(VkResult R, const char *What) {
-  if (R != VK_SUCCESS)
-    fail(ExitDevice, std::string(What) + " failed: VkResult " +
-                         std::to_string(static_cast<int>(R)));
-}
-#define VK_CHECK(Call) check((Call), #Call)
+using fatomic::vk::ExitOk;
+using fatomic::vk::ExitUsage;
+using fatomic::vk::ExitVulkan;
+using fatomic::vk::Failure;
+using fatomic::vk::check;
+using fatomic::vk::deviceTypeName;
+using fatomic::vk::fail;
+using Buffer = fatomic::vk::Buffer;
 
 //===----------------------------------------------------------------------===//
 // The plan
@@ -284,36 +275,6 @@ std::vector<uint64_t> referenceMemory(const Plan &P, unsigned Width,
 // Vulkan
 //===----------------------------------------------------------------------===//
 
-const char *deviceTypeName(VkPhysicalDeviceType T) {
-  switch (T) {
-  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-    return "discrete GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    return "integrated GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-    return "virtual GPU";
-  case VK_PHYSICAL_DEVICE_TYPE_CPU:
-    return "CPU";
-  default:
-    return "other";
-  }
-}
-
-int deviceRank(VkPhysicalDeviceType T) {
-  switch (T) {
-  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-    return 0;
-  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-    return 1;
-  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-    return 2;
-  case VK_PHYSICAL_DEVICE_TYPE_CPU:
-    return 3;
-  default:
-    return 4;
-  }
-}
-
 /// The device features a module may need; the device is created with each
 /// of them that it supports.
 struct Features {
@@ -321,104 +282,13 @@ struct Features {
        MemoryModel = false, MemoryModelDeviceScope = false;
 };
 
-struct Buffer {
-  VkDevice Device = VK_NULL_HANDLE;
-  VkBuffer Handle = VK_NULL_HANDLE;
-  VkDeviceMemory Memory = VK_NULL_HANDLE;
-  VkDeviceSize Size = 0;
-  void *Mapped = nullptr;
-
-  Buffer() = default;
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  ~Buffer() {
-    if (Mapped)
-      vkUnmapMemory(Device, Memory);
-    if (Handle)
-      vkDestroyBuffer(Device, Handle, nullptr);
-    if (Memory)
-      vkFreeMemory(Device, Memory, nullptr);
-  }
-};
-
-class Gpu {
+class Gpu : public fatomic::vk::Context {
 public:
-  VkInstance Instance = VK_NULL_HANDLE;
-  VkPhysicalDevice Phys = VK_NULL_HANDLE;
-  VkDevice Device = VK_NULL_HANDLE;
-  VkQueue Queue = VK_NULL_HANDLE;
-  uint32_t QueueFamily = 0;
-  uint32_t TimestampBits = 0;
-  VkPhysicalDeviceProperties Props{};
-  VkPhysicalDeviceMemoryProperties MemProps{};
-  std::string DriverName, DriverInfo;
   Features Supported;
 
-  ~Gpu() {
-    if (Device)
-      vkDestroyDevice(Device, nullptr);
-    if (Instance)
-      vkDestroyInstance(Instance, nullptr);
-  }
-
-  void createInstance() {
-    VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    App.pApplicationName = "fatomic-gpubench";
-    App.apiVersion = VK_API_VERSION_1_2;
-    VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    CI.pApplicationInfo = &App;
-    VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
-    if (R != VK_SUCCESS)
-      fail(ExitDevice, "vkCreateInstance failed (VkResult " +
-                           std::to_string(static_cast<int>(R)) +
-                           "): no Vulkan driver could be loaded");
-  }
-
-  std::vector<VkPhysicalDevice> devices() {
-    uint32_t N = 0;
-    VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, nullptr));
-    std::vector<VkPhysicalDevice> D(N);
-    if (N)
-      VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, D.data()));
-    D.resize(N);
-    return D;
-  }
-
+  /// Picks the device and records which of Features it supports.
   void pickDevice(std::optional<uint32_t> Index) {
-    auto Ds = devices();
-    if (Ds.empty())
-      fail(ExitDevice, "no Vulkan physical device found");
-    if (Index) {
-      if (*Index >= Ds.size())
-        fail(ExitUsage, "--device " + std::to_string(*Index) + ": only " +
-                            std::to_string(Ds.size()) + " device(s)");
-      Phys = Ds[*Index];
-    } else {
-      int Best = 99;
-      for (VkPhysicalDevice D : Ds) {
-        VkPhysicalDeviceProperties P;
-        vkGetPhysicalDeviceProperties(D, &P);
-        if (P.apiVersion >= VK_API_VERSION_1_2 && deviceRank(P.deviceType) < Best) {
-          Best = deviceRank(P.deviceType);
-          Phys = D;
-        }
-      }
-    }
-    if (!Phys)
-      fail(ExitDevice, "no Vulkan 1.2 device found");
-    vkGetPhysicalDeviceProperties(Phys, &Props);
-    if (Props.apiVersion < VK_API_VERSION_1_2)
-      fail(ExitDevice, std::string("device '") + Props.deviceName +
-                           "' does not support Vulkan 1.2");
-    vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
-    VkPhysicalDeviceDriverProperties Drv{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    P2.pNext = &Drv;
-    vkGetPhysicalDeviceProperties2(Phys, &P2);
-    DriverName = Drv.driverName;
-    DriverInfo = Drv.driverInfo;
-
+    fatomic::vk::Context::pickDevice(Index);
     VkPhysicalDeviceVulkan12Features V12{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -429,26 +299,9 @@ public:
     Supported.BufferInt64Atomics = V12.shaderBufferInt64Atomics;
     Supported.MemoryModel = V12.vulkanMemoryModel;
     Supported.MemoryModelDeviceScope = V12.vulkanMemoryModelDeviceScope;
-
-    uint32_t NQ = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, nullptr);
-    std::vector<VkQueueFamilyProperties> Q(NQ);
-    vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, Q.data());
-    bool Found = false;
-    for (uint32_t I = 0; I < NQ; ++I) {
-      if (!(Q[I].queueFlags & VK_QUEUE_COMPUTE_BIT))
-        continue;
-      if (!Found || (TimestampBits == 0 && Q[I].timestampValidBits > 0)) {
-        QueueFamily = I;
-        TimestampBits = Q[I].timestampValidBits;
-        Found = true;
-      }
-    }
-    if (!Found)
-      fail(ExitDevice, std::string("device '") + Props.deviceName +
-                           "' has no compute queue");
   }
 
+  /// The device with every supported feature of Features enabled.
   void createDevice() {
     VkPhysicalDeviceVulkan12Features V12{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -459,61 +312,7 @@ public:
     F2.pNext = &V12;
     F2.features.shaderInt64 = Supported.Int64;
     F2.features.shaderFloat64 = Supported.Float64;
-    const float Priority = 1.0f;
-    VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    QCI.queueFamilyIndex = QueueFamily;
-    QCI.queueCount = 1;
-    QCI.pQueuePriorities = &Priority;
-    VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    DCI.pNext = &F2;
-    DCI.queueCreateInfoCount = 1;
-    DCI.pQueueCreateInfos = &QCI;
-    VK_CHECK(vkCreateDevice(Phys, &DCI, nullptr, &Device));
-    vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
-  }
-
-  std::string deviceLine() const {
-    return std::string(Props.deviceName) + " [" +
-           deviceTypeName(Props.deviceType) + "], driver " + DriverName + " " +
-           DriverInfo;
-  }
-
-  void createBuffer(Buffer &B, VkDeviceSize Bytes, VkBufferUsageFlags Usage,
-                    bool HostVisible) {
-    B.Device = Device;
-    B.Size = Bytes;
-    VkBufferCreateInfo BI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    BI.size = Bytes;
-    BI.usage = Usage;
-    BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VK_CHECK(vkCreateBuffer(Device, &BI, nullptr, &B.Handle));
-    VkMemoryRequirements Req;
-    vkGetBufferMemoryRequirements(Device, B.Handle, &Req);
-    const VkMemoryPropertyFlags Coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    AI.allocationSize = Req.size;
-    AI.memoryTypeIndex =
-        HostVisible ? memoryType(Req.memoryTypeBits,
-                                 Coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                                 Coherent)
-                    : memoryType(Req.memoryTypeBits,
-                                 VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &B.Memory));
-    VK_CHECK(vkBindBufferMemory(Device, B.Handle, B.Memory, 0));
-    if (HostVisible)
-      VK_CHECK(vkMapMemory(Device, B.Memory, 0, VK_WHOLE_SIZE, 0, &B.Mapped));
-  }
-
-private:
-  uint32_t memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
-                      VkMemoryPropertyFlags Fallback) const {
-    for (VkMemoryPropertyFlags F : {Want, Fallback})
-      for (uint32_t I = 0; I < MemProps.memoryTypeCount; ++I)
-        if ((Bits & (1u << I)) &&
-            (MemProps.memoryTypes[I].propertyFlags & F) == F)
-          return I;
-    fail(ExitDevice, "no suitable memory type");
+    fatomic::vk::Context::createDevice(&F2, {});
   }
 };
 
@@ -653,12 +452,12 @@ void Bench::setup() {
                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   const VkDeviceSize ValsBytes = VkDeviceSize{P.NumVals} * 8;
   const VkDeviceSize DstBytes = VkDeviceSize{MaxAddrs} * 8;
-  G.createBuffer(Vals, ValsBytes, Storage, false);
-  G.createBuffer(Dst, DstBytes, Storage, false);
-  G.createBuffer(Params, 16, Storage, false);
-  G.createBuffer(Upload, std::max(ValsBytes, DstBytes),
+  Vals.create(G, ValsBytes, Storage, false);
+  Dst.create(G, DstBytes, Storage, false);
+  Params.create(G, 16, Storage, false);
+  Upload.create(G, std::max(ValsBytes, DstBytes),
                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  G.createBuffer(Readback, DstBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  Readback.create(G, DstBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
 
   VkDescriptorSetLayoutBinding B[3] = {};
   for (uint32_t I = 0; I < 3; ++I) {
@@ -723,7 +522,7 @@ void Bench::submitAndWait(VkCommandBuffer C, uint64_t TaskId, int Run) {
                  "finish within %u s\n",
                  TaskId, Run, P.TimeoutS);
     std::fflush(stderr);
-    std::_Exit(ExitDevice);
+    std::_Exit(ExitVulkan);
   }
   check(W, "vkWaitForFences");
   VK_CHECK(vkResetFences(G.Device, 1, &Fence));
@@ -1015,21 +814,15 @@ int main(int Argc, char **Argv) {
     }
     Gpu G;
     if (List) {
-      G.createInstance();
-      auto Ds = G.devices();
-      for (size_t I = 0; I < Ds.size(); ++I) {
-        VkPhysicalDeviceProperties P;
-        vkGetPhysicalDeviceProperties(Ds[I], &P);
-        std::printf("%zu: %s [%s]\n", I, P.deviceName,
-                    deviceTypeName(P.deviceType));
-      }
+      G.createInstance("fatomic-gpubench");
+      G.listDevices();
       return ExitOk;
     }
     if (Files.size() != 2)
       fail(ExitUsage, "give a plan and a results file (see --help)");
     const Plan P = loadPlan(Files[0]);
     Results Out(Files[1]);
-    G.createInstance();
+    G.createInstance("fatomic-gpubench");
     G.pickDevice(DeviceIndex);
     G.createDevice();
     Out.write({{"event", "device"},

@@ -1,0 +1,274 @@
+//===- VulkanContext.cpp - Vulkan set-up shared by the project's tools ----===//
+
+#include "VulkanContext.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace fatomic::vk {
+
+void fail(int Code, const std::string &Msg) { throw Failure(Code, Msg); }
+
+const char *resultName(VkResult R) {
+  switch (R) {
+#define CASE(X)                                                                \
+  case X:                                                                      \
+    return #X;
+    CASE(VK_SUCCESS)
+    CASE(VK_NOT_READY)
+    CASE(VK_TIMEOUT)
+    CASE(VK_EVENT_SET)
+    CASE(VK_EVENT_RESET)
+    CASE(VK_INCOMPLETE)
+    CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+    CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    CASE(VK_ERROR_INITIALIZATION_FAILED)
+    CASE(VK_ERROR_DEVICE_LOST)
+    CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    CASE(VK_ERROR_LAYER_NOT_PRESENT)
+    CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+    CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    CASE(VK_ERROR_TOO_MANY_OBJECTS)
+    CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    CASE(VK_ERROR_FRAGMENTED_POOL)
+    CASE(VK_ERROR_UNKNOWN)
+    CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+    CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    CASE(VK_ERROR_FRAGMENTATION)
+    CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    CASE(VK_ERROR_INVALID_SHADER_NV)
+#undef CASE
+  default:
+    return "VkResult(unknown)";
+  }
+}
+
+void check(VkResult R, const char *What) {
+  if (R != VK_SUCCESS)
+    fail(ExitVulkan, std::string(What) + " failed: " + resultName(R) + " (" +
+                         std::to_string(static_cast<int>(R)) + ")");
+}
+
+const char *deviceTypeName(VkPhysicalDeviceType T) {
+  switch (T) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "CPU";
+  default:
+    return "other";
+  }
+}
+
+std::string versionString(uint32_t V) {
+  return std::to_string(VK_API_VERSION_MAJOR(V)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(V)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(V));
+}
+
+std::string icdHint() {
+  std::string H;
+  for (const char *Var : {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"})
+    if (const char *V = std::getenv(Var))
+      H += std::string("; ") + Var + "=" + V;
+  return H;
+}
+
+Context::~Context() {
+  if (Device)
+    vkDestroyDevice(Device, nullptr);
+  if (Instance)
+    vkDestroyInstance(Instance, nullptr);
+}
+
+void Context::createInstance(const char *AppName) {
+  uint32_t LoaderVersion = VK_API_VERSION_1_0;
+  auto EnumVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
+      vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
+  if (EnumVersion)
+    VK_CHECK(EnumVersion(&LoaderVersion));
+  if (LoaderVersion < VK_API_VERSION_1_2)
+    fail(ExitVulkan, "the Vulkan loader supports only " +
+                         versionString(LoaderVersion) + "; 1.2 is needed");
+  VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  App.pApplicationName = AppName;
+  App.apiVersion = std::min<uint32_t>(LoaderVersion, VK_API_VERSION_1_3);
+  VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  CI.pApplicationInfo = &App;
+  VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
+  if (R == VK_ERROR_INCOMPATIBLE_DRIVER || R == VK_ERROR_INITIALIZATION_FAILED)
+    fail(ExitVulkan, std::string("no Vulkan driver could be loaded (") +
+                         resultName(R) + ")" + icdHint());
+  check(R, "vkCreateInstance");
+}
+
+std::vector<VkPhysicalDevice> Context::devices() {
+  uint32_t N = 0;
+  VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, nullptr));
+  std::vector<VkPhysicalDevice> D(N);
+  if (N)
+    VK_CHECK(vkEnumeratePhysicalDevices(Instance, &N, D.data()));
+  D.resize(N);
+  return D;
+}
+
+void Context::listDevices() {
+  auto Ds = devices();
+  for (size_t I = 0; I < Ds.size(); ++I) {
+    VkPhysicalDeviceProperties P;
+    vkGetPhysicalDeviceProperties(Ds[I], &P);
+    std::printf("%zu: %s [%s], Vulkan %s\n", I, P.deviceName,
+                deviceTypeName(P.deviceType), versionString(P.apiVersion).c_str());
+  }
+  if (Ds.empty())
+    std::printf("no Vulkan devices%s\n", icdHint().c_str());
+}
+
+void Context::pickDevice(std::optional<uint32_t> Index) {
+  auto Ds = devices();
+  if (Ds.empty())
+    fail(ExitVulkan, "no Vulkan physical device found" + icdHint());
+  if (Index) {
+    if (*Index >= Ds.size())
+      fail(ExitUsage, "--device " + std::to_string(*Index) + ": only " +
+                          std::to_string(Ds.size()) + " device(s)");
+    Phys = Ds[*Index];
+  } else {
+    auto Rank = [](VkPhysicalDeviceType T) {
+      switch (T) {
+      case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return 0;
+      case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return 1;
+      case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+      case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return 3;
+      default:
+        return 4;
+      }
+    };
+    int Best = 99;
+    for (VkPhysicalDevice D : Ds) {
+      VkPhysicalDeviceProperties P;
+      vkGetPhysicalDeviceProperties(D, &P);
+      if (P.apiVersion >= VK_API_VERSION_1_2 && Rank(P.deviceType) < Best) {
+        Best = Rank(P.deviceType);
+        Phys = D;
+      }
+    }
+    if (!Phys)
+      fail(ExitVulkan, "no Vulkan 1.2 device found" + icdHint());
+  }
+  vkGetPhysicalDeviceProperties(Phys, &Props);
+  if (Props.apiVersion < VK_API_VERSION_1_2)
+    fail(ExitVulkan, std::string("device '") + Props.deviceName +
+                         "' supports only Vulkan " +
+                         versionString(Props.apiVersion) + "; 1.2 is needed");
+  vkGetPhysicalDeviceMemoryProperties(Phys, &MemProps);
+
+  VkPhysicalDeviceDriverProperties Drv{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  P2.pNext = &Drv;
+  vkGetPhysicalDeviceProperties2(Phys, &P2);
+  DriverName = Drv.driverName;
+  DriverInfo = Drv.driverInfo;
+
+  uint32_t NQ = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, nullptr);
+  std::vector<VkQueueFamilyProperties> Q(NQ);
+  vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NQ, Q.data());
+  bool Found = false;
+  for (uint32_t I = 0; I < NQ; ++I) {
+    if (!(Q[I].queueFlags & VK_QUEUE_COMPUTE_BIT))
+      continue;
+    // Prefer a family with timestamps; among those the first.
+    if (!Found || (TimestampBits == 0 && Q[I].timestampValidBits > 0)) {
+      QueueFamily = I;
+      TimestampBits = Q[I].timestampValidBits;
+      Found = true;
+    }
+  }
+  if (!Found)
+    fail(ExitVulkan, std::string("device '") + Props.deviceName +
+                         "' has no compute queue");
+}
+
+void Context::createDevice(const void *Features,
+                           const std::vector<const char *> &Extensions) {
+  const float Priority = 1.0f;
+  VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  QCI.queueFamilyIndex = QueueFamily;
+  QCI.queueCount = 1;
+  QCI.pQueuePriorities = &Priority;
+  VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  DCI.pNext = Features;
+  DCI.queueCreateInfoCount = 1;
+  DCI.pQueueCreateInfos = &QCI;
+  DCI.enabledExtensionCount = static_cast<uint32_t>(Extensions.size());
+  DCI.ppEnabledExtensionNames = Extensions.data();
+  VK_CHECK(vkCreateDevice(Phys, &DCI, nullptr, &Device));
+  vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
+}
+
+std::string Context::deviceLine() const {
+  return std::string(Props.deviceName) + " [" + deviceTypeName(Props.deviceType) +
+         "], Vulkan " + versionString(Props.apiVersion) + ", driver " +
+         DriverName + " " + DriverInfo;
+}
+
+uint32_t Context::memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
+                             VkMemoryPropertyFlags Fallback) const {
+  for (VkMemoryPropertyFlags F : {Want, Fallback})
+    for (uint32_t I = 0; I < MemProps.memoryTypeCount; ++I)
+      if ((Bits & (1u << I)) && (MemProps.memoryTypes[I].propertyFlags & F) == F)
+        return I;
+  fail(ExitVulkan, "no suitable memory type");
+}
+
+Buffer::~Buffer() {
+  if (Mapped)
+    vkUnmapMemory(Device, Memory);
+  if (Handle)
+    vkDestroyBuffer(Device, Handle, nullptr);
+  if (Memory)
+    vkFreeMemory(Device, Memory, nullptr);
+}
+
+void Buffer::create(const Context &C, VkDeviceSize Bytes, VkBufferUsageFlags Usage,
+                    bool HostVisible, bool DeviceAddress) {
+  Device = C.Device;
+  Size = Bytes;
+  VkBufferCreateInfo BI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  BI.size = Bytes;
+  BI.usage = Usage;
+  BI.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VK_CHECK(vkCreateBuffer(Device, &BI, nullptr, &Handle));
+  VkMemoryRequirements Req;
+  vkGetBufferMemoryRequirements(Device, Handle, &Req);
+  const VkMemoryPropertyFlags Coherent =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  AI.allocationSize = Req.size;
+  AI.memoryTypeIndex =
+      HostVisible ? C.memoryType(Req.memoryTypeBits,
+                                 Coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, Coherent)
+                  : C.memoryType(Req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  VkMemoryAllocateFlagsInfo Flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  if (DeviceAddress)
+    AI.pNext = &Flags;
+  VK_CHECK(vkAllocateMemory(Device, &AI, nullptr, &Memory));
+  VK_CHECK(vkBindBufferMemory(Device, Handle, Memory, 0));
+  if (HostVisible)
+    VK_CHECK(vkMapMemory(Device, Memory, 0, VK_WHOLE_SIZE, 0, &Mapped));
+}
+
+} // namespace fatomic::vk
