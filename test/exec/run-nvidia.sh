@@ -32,6 +32,7 @@ BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/exec-bundle
 
 say() { printf '%s\n' "$*" >&2; }
+. "$ROOT/scripts/gpu-machine.sh"
 die() { say "run-nvidia.sh: error: $*"; exit 1; }
 
 build_tree() {
@@ -61,22 +62,8 @@ do_bundle() {
     cp "$(command -v $t)" "$BUNDLE/bin/" || die "$t not found"
   done
   # Fallback C++ runtime, used only if the machine's is too old.
-  local lib
-  for lib in libstdc++.so.6 libgcc_s.so.1; do
-    local p
-    p=$(ldd "$BUILD/bin/fatomic-vkrun" | awk -v l="$lib" '$1 == l { print $3 }')
-    [ -n "$p" ] && cp -L "$p" "$BUNDLE/lib-fallback/"
-  done
-  if ! ls "$ROOT"/.gl/libvulkan1_*.deb >/dev/null 2>&1; then
-    say "downloading the Vulkan loader package into .gl/"
-    mkdir -p "$ROOT/.gl" /tmp/amd64/partial
-    local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
-    if apt-get "${o[@]}" update >/dev/null && (cd "$ROOT/.gl" && apt-get "${o[@]}" download libvulkan1); then
-      :
-    else
-      say "warning: could not download libvulkan1; the GPU machine must have a Vulkan loader"
-    fi
-  fi
+  bundle_cxx_runtime "$BUILD/bin/fatomic-vkrun" "$BUNDLE/lib-fallback"
+  bundle_vulkan_loader "$ROOT"
   du -sh "$BUNDLE" "$ROOT/.gl" 2>/dev/null >&2 || true
   say "bundle ready: $BUNDLE"
   say "on the GPU machine: carry build/exec-bundle and .gl; run: test/exec/run-nvidia.sh run --log \$OUT/exec-nvidia.log"
@@ -110,34 +97,8 @@ do_run() {
   fi
   # Tools carried in the bundle come first; the machine's own otherwise.
   [ -d "$bin/bin" ] && export PATH="$bin/bin:$PATH"
-  if [ -d "$BUNDLE/lib-fallback" ] && ! "$bin/bin/fatomic-exec-oracle" >/dev/null 2>&1 &&
-     "$bin/bin/fatomic-exec-oracle" 2>&1 | grep -q -e GLIBCXX -e 'not found'; then
-    say "using the bundled C++ runtime"
-    export LD_LIBRARY_PATH="$BUNDLE/lib-fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  fi
-
-  # A Vulkan loader.
-  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
-    if ls "$ROOT"/.gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      say "installing the carried Vulkan loader from .gl/"
-      for f in "$ROOT"/.gl/*.deb; do dpkg -x "$f" /; done
-      ldconfig
-    else
-      say "warning: no libvulkan.so.1 found and no .gl/*.deb to install (or not root)"
-    fi
-  fi
-  # A device: if the loader finds none by itself, try the NVIDIA ICD.
-  if ! "$bin/bin/fatomic-vkrun" --list-devices 2>/dev/null | grep -q '^0: '; then
-    local icd
-    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
-               /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
-      if [ -f "$icd" ]; then
-        say "no device found by default; using $icd"
-        export VK_DRIVER_FILES=$icd
-        break
-      fi
-    done
-  fi
+  # The bundled C++ runtime if needed, a Vulkan loader, a device.
+  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bin/bin/fatomic-vkrun"
 
   local py=${PYTHON:-}
   if [ -z "$py" ]; then

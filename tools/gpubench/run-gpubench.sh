@@ -33,6 +33,7 @@ BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/gpubench-bundle
 
 say() { printf '%s\n' "$*" >&2; }
+. "$ROOT/scripts/gpu-machine.sh"
 die() { say "run-gpubench.sh: error: $*"; exit 1; }
 
 python() {
@@ -52,19 +53,8 @@ do_bundle() {
   python "$ROOT/tools/gpubench/gpubench.py" prepare --out "$BUNDLE" --build-dir "$BUILD"
   cp "$BUILD/bin/fatomic-gpubench" "$BUNDLE/bin/"
   # Fallback C++ runtime, used only if the GPU machine's is too old.
-  local lib p
-  for lib in libstdc++.so.6 libgcc_s.so.1; do
-    p=$(ldd "$BUILD/bin/fatomic-gpubench" | awk -v l="$lib" '$1 == l { print $3 }')
-    [ -n "$p" ] && cp -L "$p" "$BUNDLE/lib-fallback/"
-  done
-  if ! ls "$ROOT"/.gl/libvulkan1_*.deb >/dev/null 2>&1; then
-    say "downloading the Vulkan loader package into .gl/"
-    mkdir -p "$ROOT/.gl" /tmp/amd64/partial
-    local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
-    if ! { apt-get "${o[@]}" update >/dev/null && (cd "$ROOT/.gl" && apt-get "${o[@]}" download libvulkan1); }; then
-      say "warning: could not download libvulkan1; the GPU machine must have a Vulkan loader"
-    fi
-  fi
+  bundle_cxx_runtime "$BUILD/bin/fatomic-gpubench" "$BUNDLE/lib-fallback"
+  bundle_vulkan_loader "$ROOT"
   du -sh "$BUNDLE" "$ROOT/.gl" 2>/dev/null >&2 || true
   say "bundle ready: $BUNDLE"
   say "on the GPU machine: carry build/gpubench-bundle and .gl; run: tools/gpubench/run-gpubench.sh run"
@@ -75,33 +65,8 @@ do_run() {
   local bench=$BUNDLE/bin/fatomic-gpubench
   [ -x "$bench" ] || die "$bench not found: run '$0 bundle' on a build machine and carry build/gpubench-bundle"
   mkdir -p "$out"
-  if ! "$bench" --help >/dev/null 2>&1 &&
-     "$bench" --help 2>&1 | grep -q -e GLIBCXX -e 'not found'; then
-    say "using the bundled C++ runtime"
-    export LD_LIBRARY_PATH="$BUNDLE/lib-fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  fi
-  # A Vulkan loader.
-  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
-    if ls "$ROOT"/.gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      say "installing the carried Vulkan loader from .gl/"
-      for f in "$ROOT"/.gl/*.deb; do dpkg -x "$f" /; done
-      ldconfig
-    else
-      say "warning: no libvulkan.so.1 found and no .gl/*.deb to install (or not root)"
-    fi
-  fi
-  # A device: if the loader finds none by itself, try the NVIDIA ICD.
-  if ! "$bench" --list-devices 2>/dev/null | grep -q '^0: '; then
-    local icd
-    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
-               /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
-      if [ -f "$icd" ]; then
-        say "no device found by default; using $icd"
-        export VK_DRIVER_FILES=$icd
-        break
-      fi
-    done
-  fi
+  # The bundled C++ runtime if needed, a Vulkan loader, a device.
+  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bench"
   {
     echo "== VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
     command -v nvidia-smi >/dev/null && nvidia-smi -L || true
