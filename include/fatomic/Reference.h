@@ -32,6 +32,7 @@
 #include "fatomic/OrderMap.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace fatomic {
 
@@ -63,6 +64,13 @@ bool acceptableUnderPolicy(FloatOp Op, unsigned Width, NanPolicy Policy,
 uint64_t referenceReduce(FloatOp Op, unsigned Width, NanPolicy Policy,
                          uint64_t Initial, const uint64_t *Values,
                          unsigned long long Count, bool FlushDenormals = false);
+
+/// The special bit patterns the execution tests use for one width (16, 32
+/// or 64), each positive pattern followed by its negative: zeros, smallest
+/// and largest subnormal, smallest normal, 1.0, 1.5, 2.0, largest finite,
+/// infinity, quiet NaNs (canonical and with a payload), signalling NaNs
+/// (two payloads) and the all-ones NaN: 28 values.
+std::vector<uint64_t> specialValues(unsigned Width);
 
 } // namespace fatomic
 

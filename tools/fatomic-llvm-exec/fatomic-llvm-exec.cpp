@@ -167,36 +167,6 @@ void emitIR() {
 // Values
 //===----------------------------------------------------------------------===//
 
-/// Special bit patterns of one width: zeros, subnormals, normals,
-/// infinities, quiet and signalling NaNs with several payloads, both signs.
-std::vector<uint64_t> specialValues(unsigned W) {
-  const unsigned M = mantissaBits(W);
-  const uint64_t Exp = exponentMask(W), Quiet = uint64_t{1} << (M - 1);
-  const uint64_t Bias = (Exp >> (M + 1)) << M; // exponent of 1.0
-  const uint64_t Positive[] = {
-      0,                          // +0
-      1,                          // smallest subnormal
-      widthMask(M),               // largest subnormal
-      uint64_t{1} << M,           // smallest normal
-      Bias,                       // 1.0
-      Bias | Quiet,               // 1.5
-      Bias + (uint64_t{1} << M),  // 2.0
-      Exp - 1,                    // largest finite
-      Exp,                        // inf
-      Exp | Quiet,                // canonical quiet NaN
-      Exp | Quiet | 1,            // quiet NaN with payload
-      Exp | 1,                    // signalling NaN
-      Exp | (Quiet >> 1),         // signalling NaN, other payload
-      widthMask(W) >> 1,          // all-ones NaN
-  };
-  std::vector<uint64_t> Vs;
-  for (uint64_t P : Positive) {
-    Vs.push_back(P);
-    Vs.push_back(P | signBit(W));
-  }
-  return Vs;
-}
-
 std::string hex(uint64_t V, unsigned W) {
   char Buf[32];
   std::snprintf(Buf, sizeof Buf, "0x%0*" PRIx64, int(W / 4), V);

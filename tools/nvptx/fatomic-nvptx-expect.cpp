@@ -44,34 +44,6 @@ namespace {
 
 constexpr unsigned Repeats = 8; ///< contended addresses per initial value
 
-std::vector<uint64_t> specialValues(unsigned W) {
-  const unsigned M = mantissaBits(W);
-  const uint64_t Exp = exponentMask(W), Quiet = uint64_t{1} << (M - 1);
-  const uint64_t One = (Exp >> (M + 1)) << M;
-  const uint64_t Positive[] = {
-      0,                         // +0
-      1,                         // smallest subnormal
-      widthMask(M),              // largest subnormal
-      uint64_t{1} << M,          // smallest normal
-      One,                       // 1.0
-      One | Quiet,               // 1.5
-      One + (uint64_t{1} << M),  // 2.0
-      Exp - 1,                   // largest finite
-      Exp,                       // infinity
-      Exp | Quiet,               // quiet NaN
-      Exp | Quiet | 3,           // quiet NaN with a payload
-      Exp | 1,                   // signalling NaN
-      Exp | (Quiet >> 1),        // signalling NaN, another payload
-      widthMask(W) >> 1,         // all-ones NaN
-  };
-  std::vector<uint64_t> Values;
-  for (uint64_t P : Positive) {
-    Values.push_back(P);
-    Values.push_back(P | signBit(W));
-  }
-  return Values;
-}
-
 struct Case {
   unsigned Width;
   FloatOp Op;
