@@ -1891,11 +1891,6 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
     return WantResult ? op(Op::OpPhi, UT, {R1, PosL, R2, NegL}) : 0u;
   };
 
-  // number: a NaN in memory must give way to the operand.  The dispatched
-  // atomic displaces a NaN of one sign (positive for min, negative for max)
-  // by itself; a NaN of the other sign stays, and then the operation takes
-  // effect at a CAS fix-up, whose observed value is the operation's result
-  // (so that results stay linearizable).  Returns the result bits.
   // A NaN in \p X that the dispatched atomic would leave in place.
   auto StickyNaN = [&](uint32_t X) {
     const uint32_t XSign = op(Op::OpBitwiseAnd, UT, {X, CSign()});
@@ -1903,6 +1898,11 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
                               {XSign, CZero()});
     return op(Op::OpLogicalAnd, BT, {IsNaN(X), Stays});
   };
+  // number: a NaN in memory must give way to the operand.  The dispatched
+  // atomic displaces a NaN of one sign (positive for min, negative for max)
+  // by itself; a NaN of the other sign stays, and then the operation takes
+  // effect at a CAS fix-up, whose observed value is the operation's result
+  // (so that results stay linearizable).  Returns the result bits.
   auto FixUp = [&](uint32_t Old) {
     if (Policy != NanPolicy::Number)
       return Old;
