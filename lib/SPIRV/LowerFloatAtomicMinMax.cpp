@@ -1051,6 +1051,12 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
   const std::string Var = "image variable %" + std::to_string(Root) +
                           (M.nameOf(Root).empty() ? "" : " (\"" + M.nameOf(Root) + "\")");
   if (!Apply) {
+    const auto &Globals = M.section(Section::Global);
+    if (M.opOf(Root) != Op::OpVariable ||
+        std::find(Globals.begin(), Globals.end(), M.def(Root)) == Globals.end()) {
+      error(FailureKind::InvalidModule, Var + " is not a module-scope OpVariable");
+      return false;
+    }
     uint32_t T = pointee(typeOf(Root));
     while (M.opOf(T) == Op::OpTypeArray || M.opOf(T) == Op::OpTypeRuntimeArray)
       T = M.operand(M.def(T), 0);
