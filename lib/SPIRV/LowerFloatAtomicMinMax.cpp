@@ -143,7 +143,10 @@ private:
 
   // ---- integer views ----
   void buildBufferAliases();
-  bool markPath(uint32_t RootPointee, const Site &S, InstRef Where);
+  /// Checks that \p S's access chains lead from \p RootPointee to its float
+  /// type; with \p Record, notes the types and members on the way (the
+  /// buffer block's path, which gets integer counterparts).
+  bool markPath(uint32_t RootPointee, const Site &S, InstRef Where, bool Record = true);
   uint32_t cloneOnPath(uint32_t Type);
   uint32_t cloneAllFloats(uint32_t Type);
   uint32_t cloneAggregate(uint32_t Type, const std::function<uint32_t(uint32_t)> &Elem,
@@ -551,6 +554,11 @@ bool Lowering::collect() {
     for (uint32_t Root : ImageRoots)
       Ok &= walkImage(Root, /*Apply=*/false);
   }
+  // The chains into retyped Workgroup variables must lead to the float too
+  // (their variable's type was checked above).
+  for (const Site &S : Sites)
+    if (Ok && S.Kind == MemKind::SharedRetype)
+      Ok = markPath(pointee(typeOf(S.Root)), S, S.Atomic, /*Record=*/false);
   return Ok;
 }
 
@@ -558,7 +566,7 @@ bool Lowering::collect() {
 // Integer views
 // ---------------------------------------------------------------------------
 
-bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
+bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
   uint32_t Depth = 0;
   for (InstRef AC : S.Chain) {
     const uint32_t N = M.numOperands(AC);
@@ -581,17 +589,20 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
                 M.describe(AC) + ": struct index is not a valid constant");
           return false;
         }
-        OnPathMembers.insert({T, uint32_t(Member)});
+        if (Record)
+          OnPathMembers.insert({T, uint32_t(Member)});
         T = M.operand(TD, uint32_t(Member));
         break;
       }
       case Op::OpTypeArray:
       case Op::OpTypeRuntimeArray:
-        OnPathTypes.insert(T);
+        if (Record)
+          OnPathTypes.insert(T);
         T = M.operand(TD, 0);
         break;
       case Op::OpTypeVector:
-        OnPathTypes.insert(T);
+        if (Record)
+          OnPathTypes.insert(T);
         T = M.operand(TD, 0);
         break;
       default:
@@ -609,7 +620,8 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where) {
                               "atomic's float type");
     return false;
   }
-  OnPathTypes.insert(T);
+  if (Record)
+    OnPathTypes.insert(T);
   return true;
 }
 
