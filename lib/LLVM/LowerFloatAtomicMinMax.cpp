@@ -13,6 +13,8 @@
 // Comparisons are written per sign, as the integer atomic that the operand
 // dispatches to would make them; for every pair of bit patterns that is the
 // same relation as the model's comparison in the order-preserving map U.
+// The values computed from the operand alone are made once per block for
+// all the atomics that take it (SharedOperand).
 // Values and the combination of the compare-exchange loops are integers
 // throughout: a NaN never reaches a float compare, so no loop can spin on it.
 // New values are left unnamed (naming them took about a third of the pass's
@@ -44,11 +46,12 @@
 #include "fatomic/OrderMap.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/ConstantFold.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
@@ -129,7 +132,15 @@ struct FloatAtomic {
   Instruction *Inst; ///< an AtomicRMWInst or a dx.op.atomicBinOp call
   FloatOp Op;
   NanPolicy DefaultPolicy;
+  unsigned Group = 0; ///< index of its SharedOperand (set by the pass)
 };
+
+/// The operand of a collected atomic.
+Value *valueOperand(Instruction &Inst) {
+  return isa<AtomicRMWInst>(Inst)
+             ? cast<AtomicRMWInst>(Inst).getValOperand()
+             : cast<CallInst>(Inst).getArgOperand(DxilArgValue);
+}
 
 /// Scalar FP types whose bits the integer atomics order correctly: IEEE-like
 /// sign-magnitude formats of an integer-atomic width.
@@ -232,6 +243,77 @@ std::optional<FloatAtomic> classifyDxilCall(CallInst &CI, std::string &Error) {
 }
 
 //===----------------------------------------------------------------------===//
+// Appending instructions
+//===----------------------------------------------------------------------===//
+
+/// Makes instructions at one place (the end of a block, or before an
+/// instruction), all with one debug location, folding those whose operands
+/// are all constants as IRBuilder's default folder does.  Instructions are
+/// made directly rather than through IRBuilder, whose generic path (folder
+/// and inserter calls, naming, metadata list) cost about a sixth of the
+/// pass's time.
+class Appender {
+public:
+  explicit Appender(DebugLoc DL) : DL(std::move(DL)) {}
+
+  BasicBlock *block() { return At.getBasicBlock(); }
+  /// Appends to the end of \p Block from now on.
+  void setBlock(BasicBlock *Block) { At = Block; }
+  /// Inserts before \p I from now on.
+  void setBefore(Instruction &I) { At = I.getIterator(); }
+
+  Value *icmp(CmpInst::Predicate P, Value *L, Value *R) {
+    if (auto *CL = dyn_cast<Constant>(L))
+      if (auto *CR = dyn_cast<Constant>(R))
+        if (Constant *C = ConstantFoldCompareInstruction(P, CL, CR))
+          return C;
+    return add(new ICmpInst(At, P, L, R));
+  }
+  Value *select(Value *C, Value *T, Value *F) {
+    if (auto *CC = dyn_cast<Constant>(C))
+      if (auto *CT = dyn_cast<Constant>(T))
+        if (auto *CF = dyn_cast<Constant>(F))
+          if (Constant *Folded = ConstantFoldSelectInstruction(CC, CT, CF))
+            return Folded;
+    return add(SelectInst::Create(C, T, F, "", At));
+  }
+  Value *binOp(Instruction::BinaryOps Op, Value *L, Value *R) {
+    if (auto *CL = dyn_cast<Constant>(L))
+      if (auto *CR = dyn_cast<Constant>(R))
+        if (Constant *C = ConstantFoldBinaryInstruction(Op, CL, CR))
+          return C;
+    return add(BinaryOperator::Create(Op, L, R, "", At));
+  }
+  Value *bitCast(Value *V, Type *Ty) {
+    if (V->getType() == Ty)
+      return V;
+    if (auto *C = dyn_cast<Constant>(V))
+      return ConstantExpr::getBitCast(C, Ty);
+    return add(new BitCastInst(V, Ty, "", At));
+  }
+  PHINode *phi(Type *Ty, unsigned Incoming) {
+    return add(PHINode::Create(Ty, Incoming, "", At));
+  }
+  Value *extractValue(Value *Aggregate, unsigned Index) {
+    return add(ExtractValueInst::Create(Aggregate, {Index}, "", At));
+  }
+  BranchInst *br(BasicBlock *Dest) { return add(BranchInst::Create(Dest, At)); }
+  BranchInst *condBr(Value *C, BasicBlock *True, BasicBlock *False) {
+    return add(BranchInst::Create(True, False, C, At));
+  }
+  /// Any other instruction, made with InsertPosition at().
+  InsertPosition at() const { return At; }
+  template <typename T> T *add(T *I) {
+    I->setDebugLoc(DL);
+    return I;
+  }
+
+private:
+  InsertPosition At = nullptr;
+  DebugLoc DL;
+};
+
+//===----------------------------------------------------------------------===//
 // The memory the atomic works on
 //===----------------------------------------------------------------------===//
 
@@ -247,15 +329,15 @@ public:
 
   /// An atomic load of the word with \p Ordering, or nullptr when the form
   /// has no atomic load.
-  virtual Value *emitLoad(IRBuilderBase &B, AtomicOrdering Ordering) = 0;
+  virtual Value *emitLoad(Appender &A, AtomicOrdering Ordering) = 0;
 
   /// One integer min/max; returns the old word.
-  virtual Value *emitMinMax(IRBuilderBase &B, IntOp Op, Value *Operand) = 0;
+  virtual Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) = 0;
 
   /// One strong compare-exchange; returns the old word (null unless
   /// \p WantOld) and whether it stored.
   virtual std::pair<Value *, Value *>
-  emitCmpXchg(IRBuilderBase &B, Value *Expected, Value *Desired,
+  emitCmpXchg(Appender &A, Value *Expected, Value *Desired,
               bool WantOld) = 0;
 };
 
@@ -276,48 +358,47 @@ public:
     return std::nullopt;
   }
 
-  Value *emitLoad(IRBuilderBase &B, AtomicOrdering Ordering) override {
-    LoadInst *Load = B.CreateAlignedLoad(WordTy, RMW.getPointerOperand(),
-                                         RMW.getAlign(), RMW.isVolatile());
-    Load->setAtomic(Ordering, RMW.getSyncScopeID());
-    copyMetadata(*Load);
-    return Load;
+  Value *emitLoad(Appender &A, AtomicOrdering Ordering) override {
+    return withMetadata(A.add(new LoadInst(
+        WordTy, RMW.getPointerOperand(), "", RMW.isVolatile(), RMW.getAlign(),
+        Ordering, RMW.getSyncScopeID(), A.at())));
   }
 
-  Value *emitMinMax(IRBuilderBase &B, IntOp Op, Value *Operand) override {
-    AtomicRMWInst *New =
-        B.CreateAtomicRMW(llvmAtomicOp(Op), RMW.getPointerOperand(), Operand,
-                          RMW.getAlign(), RMW.getOrdering(),
-                          RMW.getSyncScopeID());
+  Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) override {
+    auto *New = A.add(new AtomicRMWInst(
+        llvmAtomicOp(Op), RMW.getPointerOperand(), Operand, RMW.getAlign(),
+        RMW.getOrdering(), RMW.getSyncScopeID(), A.at()));
     New->setVolatile(RMW.isVolatile());
-    copyMetadata(*New);
-    return New;
+    return withMetadata(New);
   }
 
-  std::pair<Value *, Value *> emitCmpXchg(IRBuilderBase &B, Value *Expected,
+  std::pair<Value *, Value *> emitCmpXchg(Appender &A, Value *Expected,
                                           Value *Desired,
                                           bool WantOld) override {
     AtomicOrdering Success = RMW.getOrdering();
-    AtomicCmpXchgInst *Pair = B.CreateAtomicCmpXchg(
+    auto *Pair = A.add(new AtomicCmpXchgInst(
         RMW.getPointerOperand(), Expected, Desired, RMW.getAlign(), Success,
         AtomicCmpXchgInst::getStrongestFailureOrdering(Success),
-        RMW.getSyncScopeID());
+        RMW.getSyncScopeID(), A.at()));
     Pair->setVolatile(RMW.isVolatile());
-    copyMetadata(*Pair);
-    Value *Old = WantOld ? B.CreateExtractValue(Pair, 0) : nullptr;
-    return {Old, B.CreateExtractValue(Pair, 1)};
+    withMetadata(Pair);
+    Value *Old = WantOld ? A.extractValue(Pair, 0) : nullptr;
+    return {Old, A.extractValue(Pair, 1)};
   }
 
 private:
   /// Carries the memory-describing metadata (TBAA, alias scopes, target
   /// hints such as !amdgpu.no.fine.grained.memory) over to \p To.  The debug
-  /// location comes from the builder; !fpmath does not apply to integers.
-  void copyMetadata(Instruction &To) const {
+  /// location comes from the Appender; !fpmath does not apply to integers.
+  Instruction *withMetadata(Instruction *To) const {
+    if (!RMW.hasMetadataOtherThanDebugLoc())
+      return To;
     SmallVector<std::pair<unsigned, MDNode *>, 4> MDs;
     RMW.getAllMetadataOtherThanDebugLoc(MDs);
     for (const auto &[Kind, MD] : MDs)
       if (Kind != LLVMContext::MD_fpmath)
-        To.setMetadata(Kind, MD);
+        To->setMetadata(Kind, MD);
+    return To;
   }
 
   AtomicRMWInst &RMW;
@@ -335,34 +416,38 @@ public:
     return std::nullopt;
   }
 
-  Value *emitLoad(IRBuilderBase &, AtomicOrdering) override { return nullptr; }
+  Value *emitLoad(Appender &, AtomicOrdering) override { return nullptr; }
 
-  Value *emitMinMax(IRBuilderBase &B, IntOp Op, Value *Operand) override {
-    Value *Args[] = {B.getInt32(DxilOpAtomicBinOp),
+  Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) override {
+    Value *Args[] = {i32(DxilOpAtomicBinOp),
                      Call.getArgOperand(DxilArgHandle),
-                     B.getInt32(dxilAtomicCode(Op)),
+                     i32(dxilAtomicCode(Op)),
                      Call.getArgOperand(DxilArgCoord0),
                      Call.getArgOperand(DxilArgCoord1),
                      Call.getArgOperand(DxilArgCoord2),
                      Operand};
-    return B.CreateCall(declare("dx.op.atomicBinOp", Args), Args);
+    return A.add(
+        CallInst::Create(declare("dx.op.atomicBinOp", Args), Args, "", A.at()));
   }
 
-  std::pair<Value *, Value *> emitCmpXchg(IRBuilderBase &B, Value *Expected,
+  std::pair<Value *, Value *> emitCmpXchg(Appender &A, Value *Expected,
                                           Value *Desired, bool) override {
-    Value *Args[] = {B.getInt32(DxilOpAtomicCompareExchange),
+    Value *Args[] = {i32(DxilOpAtomicCompareExchange),
                      Call.getArgOperand(DxilArgHandle),
                      Call.getArgOperand(DxilArgCoord0),
                      Call.getArgOperand(DxilArgCoord1),
                      Call.getArgOperand(DxilArgCoord2),
                      Expected,
                      Desired};
-    Value *Old = B.CreateCall(declare("dx.op.atomicCompareExchange", Args),
-                              Args);
-    return {Old, B.CreateICmpEQ(Old, Expected)};
+    Value *Old = A.add(CallInst::Create(
+        declare("dx.op.atomicCompareExchange", Args), Args, "", A.at()));
+    return {Old, A.icmp(CmpInst::ICMP_EQ, Old, Expected)};
   }
 
 private:
+  Constant *i32(unsigned V) const {
+    return ConstantInt::get(Type::getInt32Ty(Call.getContext()), V);
+  }
   /// Declares (or finds) `<Base>.i32` / `<Base>.i64` returning the word and
   /// taking arguments of the types of \p Args.
   FunctionCallee declare(StringRef Base, ArrayRef<Value *> Args) {
@@ -386,36 +471,134 @@ private:
 // Lowering of one atomic
 //===----------------------------------------------------------------------===//
 
-/// The constants of one lane type (iN or <K x iN>), made once per function
-/// rather than looked up in the context for every atomic.
-struct LaneConstants {
+/// The constants of one lane type (iN or <K x iN>), each looked up in the
+/// context once per function, on first use, rather than for every atomic.
+class LaneConstants {
+public:
   explicit LaneConstants(Type *FPTy)
       : FPTy(FPTy), LaneTy(FPTy->getWithNewType(Type::getIntNTy(
                         FPTy->getContext(), FPTy->getScalarSizeInBits()))),
-        LaneBits(FPTy->getScalarSizeInBits()) {
-    // The exponent mask is the bit pattern of +inf.
-    const APInt Inf =
-        APFloat::getInf(FPTy->getScalarType()->getFltSemantics())
-            .bitcastToAPInt();
-    MagnitudeMask =
-        ConstantInt::get(LaneTy, APInt::getSignedMaxValue(LaneBits));
-    PosInf = ConstantInt::get(LaneTy, Inf);
-    NegInf = ConstantInt::get(LaneTy, Inf | APInt::getSignMask(LaneBits));
-    Zero = Constant::getNullValue(LaneTy);
-    for (FloatOp Op : {FloatOp::Min, FloatOp::Max}) {
-      Identity[unsigned(Op)] =
-          ConstantInt::get(LaneTy, identityPattern(Op, LaneBits));
-      Sticky[unsigned(Op)] = ConstantInt::get(LaneTy, stickyPattern(Op, LaneBits));
-    }
+        LaneBits(FPTy->getScalarSizeInBits()) {}
+
+  Type *const FPTy;
+  Type *const LaneTy;
+  const unsigned LaneBits;
+
+  /// Every bit but the sign.
+  Constant *magnitudeMask() {
+    return get(MagnitudeMask,
+               [&] { return APInt::getSignedMaxValue(LaneBits); });
+  }
+  Constant *posInf() {
+    return get(PosInf, [&] { return infBits(); });
+  }
+  Constant *negInf() {
+    return get(NegInf,
+               [&] { return infBits() | APInt::getSignMask(LaneBits); });
+  }
+  Constant *zero() {
+    return get(Zero, [&] { return APInt::getZero(LaneBits); });
+  }
+  Constant *identity(FloatOp Op) {
+    return get(Identity[unsigned(Op)], [&] {
+      return APInt(LaneBits, identityPattern(Op, LaneBits));
+    });
+  }
+  Constant *sticky(FloatOp Op) {
+    return get(Sticky[unsigned(Op)], [&] {
+      return APInt(LaneBits, stickyPattern(Op, LaneBits));
+    });
   }
 
-  Type *FPTy;
-  Type *LaneTy;
-  unsigned LaneBits;
-  Constant *MagnitudeMask; ///< every bit but the sign
-  Constant *PosInf, *NegInf;
-  Constant *Zero;
-  Constant *Identity[2], *Sticky[2]; ///< by FloatOp
+private:
+  template <typename MakeBits>
+  Constant *get(Constant *&Slot, MakeBits &&Bits) {
+    if (!Slot)
+      Slot = ConstantInt::get(LaneTy, Bits());
+    return Slot;
+  }
+  /// The exponent mask, which is the bit pattern of +inf.
+  APInt infBits() const {
+    return APFloat::getInf(FPTy->getScalarType()->getFltSemantics())
+        .bitcastToAPInt();
+  }
+
+  Constant *MagnitudeMask = nullptr, *PosInf = nullptr, *NegInf = nullptr,
+           *Zero = nullptr;
+  Constant *Identity[2] = {}, *Sticky[2] = {}; ///< by FloatOp
+};
+
+/// The values that depend on an operand alone: its bits, their NaN test, the
+/// bits with a NaN rewritten to a pattern, and each form's sign test.  They
+/// are emitted once for all the atomics of one block that
+/// take the same operand (the min and the max of one value, as a bounding box
+/// takes them), before the first of those atomics, which dominates the
+/// others.  The atomics are rewritten last to first, so that first atomic is
+/// still in place, in the same block, when each of the others asks for a
+/// value.  Every getter takes the Appender that appender() returns.
+class SharedOperand {
+public:
+  explicit SharedOperand(Instruction &First) : First(&First) {}
+
+  /// Makes instructions before the first atomic, with its debug location.
+  Appender appender() const {
+    Appender A(First->getDebugLoc());
+    A.setBefore(*First);
+    return A;
+  }
+
+  /// One form of the operand: the bits (Pattern null) or the bits with a
+  /// NaN replaced by Pattern.
+  struct Form {
+    Constant *Pattern = nullptr;
+    Value *Lanes = nullptr;
+    Value *IsNegative = nullptr;
+  };
+
+  Value *bits(Appender &B, LaneConstants &K) {
+    if (!Bits)
+      Bits = B.bitCast(valueOperand(*First), K.LaneTy);
+    return Bits;
+  }
+  Value *isNaN(Appender &B, LaneConstants &K) {
+    if (!IsNaN)
+      IsNaN = B.icmp(CmpInst::ICMP_UGT,
+                     B.binOp(Instruction::And, bits(B, K), K.magnitudeMask()),
+                     K.posInf());
+    return IsNaN;
+  }
+  Value *isNumber(Appender &B, LaneConstants &K) {
+    if (!IsNumber)
+      IsNumber = B.binOp(Instruction::Xor, isNaN(B, K),
+                         Constant::getAllOnesValue(isNaN(B, K)->getType()));
+    return IsNumber;
+  }
+  /// The bits (\p Pattern null) or the bits with a NaN replaced by
+  /// \p Pattern, with its sign test.
+  const Form &form(Appender &B, LaneConstants &K,
+                   Constant *Pattern) {
+    Form *F = find(Pattern);
+    if (!F) {
+      F = &Forms.emplace_back();
+      F->Pattern = Pattern;
+      F->Lanes = Pattern ? B.select(isNaN(B, K), Pattern, bits(B, K))
+                         : bits(B, K);
+      F->IsNegative = B.icmp(CmpInst::ICMP_SLT, F->Lanes, K.zero());
+    }
+    return *F;
+  }
+
+private:
+  Form *find(Constant *Pattern) {
+    for (Form &F : Forms)
+      if (F.Pattern == Pattern)
+        return &F;
+    return nullptr;
+  }
+
+  Instruction *First;
+  Value *Bits = nullptr, *IsNaN = nullptr, *IsNumber = nullptr;
+  SmallVector<Form, 2> Forms; ///< at most the bits and two patterns
 };
 
 /// Emits LoweringModel.h's algorithm for one atomic.  Values are integer
@@ -424,11 +607,12 @@ struct LaneConstants {
 class AtomicLowering {
 public:
   AtomicLowering(const FloatAtomic &A, AtomicWord &Word, IntegerType *WordTy,
-                 const LaneConstants &K, NanPolicy Policy, Strategy Strat,
-                 bool EarlyOutWanted, MDNode *UnlikelyWeights)
+                 LaneConstants &K, SharedOperand &Shared,
+                 NanPolicy Policy, Strategy Strat, bool EarlyOutWanted,
+                 MDNode *&UnlikelyWeights)
       : Inst(*A.Inst), Op(A.Op), Policy(Policy), Word(Word), WordTy(WordTy),
-        K(K), UnlikelyWeights(UnlikelyWeights), LaneTy(K.LaneTy),
-        LaneBits(K.LaneBits), Builder(Inst.getContext()) {
+        K(K), Shared(Shared), UnlikelyWeights(UnlikelyWeights),
+        LaneTy(K.LaneTy), LaneBits(K.LaneBits), B(Inst.getDebugLoc()) {
     if (auto Ordering = Word.earlyOutOrdering(); Ordering && EarlyOutWanted)
       EarlyOutOrdering = Ordering;
     UseCasLoop = usesCasLoop(Strat, Policy, EarlyOutOrdering.has_value()) ||
@@ -440,55 +624,51 @@ public:
 private:
   //--- Bit-level helpers (lanes) ------------------------------------------
   Value *emitIsNaN(Value *Lanes) {
-    return Builder.CreateICmpUGT(Builder.CreateAnd(Lanes, K.MagnitudeMask),
-                                 K.PosInf);
+    return B.icmp(CmpInst::ICMP_UGT,
+                  B.binOp(Instruction::And, Lanes, K.magnitudeMask()),
+                  K.posInf());
   }
   /// Whether \p Word is a NaN that the dispatched atomic never displaces:
   /// for min a negative NaN (above -inf as unsigned), for max a positive one
   /// (above +inf as signed).  Scalars only.
   Value *emitIsUndisplaceableNaN(Value *Word) {
-    return Op == FloatOp::Min ? Builder.CreateICmpUGT(Word, K.NegInf)
-                              : Builder.CreateICmpSGT(Word, K.PosInf);
+    return Op == FloatOp::Min ? B.icmp(CmpInst::ICMP_UGT, Word, K.negInf())
+                              : B.icmp(CmpInst::ICMP_SGT, Word, K.posInf());
   }
-  /// Whether an operand \p X, whose sign test is \p XNegative, wins over
-  /// \p Cur: whether the integer atomic that X dispatches to would change
-  /// Cur (min: X <s Cur, or X >u Cur for a set sign bit; max: X >s Cur, or
-  /// X <u Cur).  This is the relation "U(X) beats U(Cur)" of the model
-  /// (OrderMap.h), NaN patterns included (checked over every pair of
-  /// binary16 patterns), written with one compare per sign instead of
-  /// mapping both values.
-  Value *emitWins(Value *Cur, Value *X, Value *XNegative) {
+  /// Whether the operand wins over \p Cur: whether the integer atomic that
+  /// it dispatches to would change Cur (min: X <s Cur, or X >u Cur for a set
+  /// sign bit; max: X >s Cur, or X <u Cur).  This is the relation "U(X)
+  /// beats U(Cur)" of the model (OrderMap.h), NaN patterns included (checked
+  /// over every pair of binary16 patterns), written with one compare per
+  /// sign instead of mapping both values.
+  Value *emitWins(Value *Cur) {
     const bool Min = Op == FloatOp::Min;
     auto Positive = [&] {
-      return Min ? Builder.CreateICmpSLT(X, Cur) : Builder.CreateICmpSGT(X, Cur);
+      return B.icmp(Min ? CmpInst::ICMP_SLT : CmpInst::ICMP_SGT, Operand, Cur);
     };
     auto Negative = [&] {
-      return Min ? Builder.CreateICmpUGT(X, Cur) : Builder.CreateICmpULT(X, Cur);
+      return B.icmp(Min ? CmpInst::ICMP_UGT : CmpInst::ICMP_ULT, Operand, Cur);
     };
-    if (auto *C = dyn_cast<ConstantInt>(XNegative))
+    if (auto *C = dyn_cast<ConstantInt>(OperandIsNegative))
       return C->isOne() ? Negative() : Positive();
     Value *IfPositive = Positive();
-    return Builder.CreateSelect(XNegative, Negative(), IfPositive);
+    return B.select(OperandIsNegative, Negative(), IfPositive);
   }
-  Value *emitIsNegative(Value *X) {
-    return Builder.CreateICmpSLT(X, K.Zero);
-  }
-  /// A & B, folding the constant cases (IRBuilder folds only two constants).
+  /// A & B, folding the constant cases (Appender folds only two constants).
   Value *emitAnd(Value *A, Value *B) {
     for (auto [X, Y] : {std::pair(A, B), std::pair(B, A)})
       if (auto *C = dyn_cast<ConstantInt>(X))
         return C->isOne() ? Y : X;
-    return Builder.CreateAnd(A, B);
+    return this->B.binOp(Instruction::And, A, B);
   }
   Value *toLanes(Value *W) {
-    return LaneTy == WordTy ? W : Builder.CreateBitCast(W, LaneTy);
+    return LaneTy == WordTy ? W : B.bitCast(W, LaneTy);
   }
   Value *toWord(Value *L) {
-    return LaneTy == WordTy ? L : Builder.CreateBitCast(L, WordTy);
+    return LaneTy == WordTy ? L : B.bitCast(L, WordTy);
   }
   //--- Pieces of the algorithm --------------------------------------------
-  void emitOperands();
-  void emitCombineInvariants();
+  void takeOperands();
   Value *emitCombine(Value *CurWord);
   void emitCasLoop(Value *Init, bool SkipUnchanged);
   void emitDispatch(function_ref<void(Value *Old)> Finish);
@@ -501,17 +681,23 @@ private:
   /// atomic's result.
   void addResult(Value *Old) {
     if (WantResult)
-      Results.emplace_back(Old, Builder.GetInsertBlock());
+      Results.emplace_back(Old, B.block());
   }
   void branchToDone(Value *Old) {
     addResult(Old);
-    Builder.CreateBr(Done);
+    B.br(Done);
+  }
+  MDNode *unlikelyWeights() {
+    if (!UnlikelyWeights)
+      UnlikelyWeights =
+          MDBuilder(Inst.getContext()).createUnlikelyBranchWeights();
+    return UnlikelyWeights;
   }
   void condBr(Value *Cond, BasicBlock *True, BasicBlock *False,
               bool TrueIsRare) {
-    BranchInst *Br = Builder.CreateCondBr(Cond, True, False);
+    BranchInst *Br = B.condBr(Cond, True, False);
     if (TrueIsRare)
-      Br->setMetadata(LLVMContext::MD_prof, UnlikelyWeights);
+      Br->setMetadata(LLVMContext::MD_prof, unlikelyWeights());
   }
 
   Instruction &Inst;
@@ -519,21 +705,20 @@ private:
   NanPolicy Policy;
   AtomicWord &Word;
   IntegerType *WordTy;
-  const LaneConstants &K;
-  MDNode *UnlikelyWeights;
+  LaneConstants &K;
+  SharedOperand &Shared;
+  MDNode *&UnlikelyWeights; ///< one node per function, made on first use
   Type *LaneTy;
   unsigned LaneBits;
   std::optional<AtomicOrdering> EarlyOutOrdering;
   bool UseCasLoop;
-  IRBuilder<> Builder;
+  Appender B;
 
   Value *Bits = nullptr;           ///< the operand's bits
   Value *BitsIsNaN = nullptr;      ///< number and propagate
   Value *Operand = nullptr;        ///< after the NaN pattern rewrite
   Value *OperandIsNegative = nullptr; ///< picks the dispatched atomic
-  // Loop invariants of emitCombine.
-  Value *BitsAreNegative = nullptr; ///< number and fast
-  Value *BitsIsNumber = nullptr;    ///< !BitsIsNaN, number
+  Value *BitsIsNumber = nullptr; ///< !BitsIsNaN, number's loop
 
   BasicBlock *Done = nullptr;
   bool WantResult = false; ///< whether the atomic's result is used
@@ -542,35 +727,26 @@ private:
   SmallVector<std::pair<Value *, BasicBlock *>, 6> Results;
 };
 
-void AtomicLowering::emitOperands() {
-  Value *V = isa<AtomicRMWInst>(Inst)
-                 ? cast<AtomicRMWInst>(Inst).getValOperand()
-                 : cast<CallInst>(Inst).getArgOperand(DxilArgValue);
-  Bits = Builder.CreateBitCast(V, LaneTy);
-  Operand = Bits;
-  if (Policy == NanPolicy::Fast)
-    return;
-  BitsIsNaN = emitIsNaN(Bits);
-  // number's compare-exchange combines the raw bits; everything else works
-  // on the rewritten operand.
+/// The operand's values, from Shared: emitted before the first atomic of
+/// the block that takes the operand, so they must be asked for before this
+/// atomic's block is split.  For the compare-exchange loop they are the
+/// loop-invariant inputs of emitCombine.
+void AtomicLowering::takeOperands() {
+  Appender Prep = Shared.appender();
+  Bits = Shared.bits(Prep, K);
+  if (Policy != NanPolicy::Fast)
+    BitsIsNaN = Shared.isNaN(Prep, K);
+  Constant *Pattern = nullptr; // fast and number's loop combine the raw bits
   if (UseCasLoop && Policy == NanPolicy::Number)
-    return;
-  // number: a NaN operand becomes the pattern that leaves memory as it is;
-  // propagate: the NaN that no later op displaces.
-  Constant *Pattern = Policy == NanPolicy::Number ? K.Identity[unsigned(Op)]
-                                                  : K.Sticky[unsigned(Op)];
-  Operand = Builder.CreateSelect(BitsIsNaN, Pattern, Bits);
-}
-
-/// The loop-invariant inputs of emitCombine, emitted before the loop.
-void AtomicLowering::emitCombineInvariants() {
-  if (Policy == NanPolicy::Propagate) {
-    OperandIsNegative = emitIsNegative(Operand);
-    return;
-  }
-  BitsAreNegative = emitIsNegative(Bits);
-  if (Policy == NanPolicy::Number)
-    BitsIsNumber = Builder.CreateNot(BitsIsNaN);
+    BitsIsNumber = Shared.isNumber(Prep, K);
+  else if (Policy != NanPolicy::Fast)
+    // number: a NaN operand becomes the pattern that leaves memory as it
+    // is; propagate: the NaN that no later op displaces.
+    Pattern = Policy == NanPolicy::Number ? K.identity(Op)
+                                          : K.sticky(Op);
+  const SharedOperand::Form &F = Shared.form(Prep, K, Pattern);
+  Operand = F.Lanes;
+  OperandIsNegative = F.IsNegative;
 }
 
 /// The new word a compare-exchange stores over \p CurWord: policyCombine of
@@ -581,21 +757,19 @@ Value *AtomicLowering::emitCombine(Value *CurWord) {
   switch (Policy) {
   case NanPolicy::Number: {
     // NaN operand: keep; NaN in memory or a better operand: take the operand.
-    Value *Take = Builder.CreateOr(emitIsNaN(Cur),
-                                   emitWins(Cur, Bits, BitsAreNegative));
-    New = Builder.CreateSelect(emitAnd(Take, BitsIsNumber), Bits, Cur);
+    Value *Take = B.binOp(Instruction::Or, emitIsNaN(Cur), emitWins(Cur));
+    New = B.select(emitAnd(Take, BitsIsNumber), Bits, Cur);
     break;
   }
   case NanPolicy::Propagate: {
     // NaN in memory: keep; otherwise the operand (a NaN already being the
     // sticky pattern, which beats every number) if it wins.
-    Value *Better = Builder.CreateSelect(
-        emitWins(Cur, Operand, OperandIsNegative), Operand, Cur);
-    New = Builder.CreateSelect(emitIsNaN(Cur), Cur, Better);
+    Value *Better = B.select(emitWins(Cur), Operand, Cur);
+    New = B.select(emitIsNaN(Cur), Cur, Better);
     break;
   }
   case NanPolicy::Fast:
-    New = Builder.CreateSelect(emitWins(Cur, Bits, BitsAreNegative), Bits, Cur);
+    New = B.select(emitWins(Cur), Bits, Cur);
     break;
   }
   return toWord(New);
@@ -607,25 +781,24 @@ Value *AtomicLowering::emitCombine(Value *CurWord) {
 /// was read under the early-out rules).  Reaches Done with the word the loop
 /// last saw.
 void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged) {
-  emitCombineInvariants();
-  BasicBlock *Preheader = Builder.GetInsertBlock();
+  BasicBlock *Preheader = B.block();
   BasicBlock *Loop = newBlock("fatomic.cas.loop");
-  Builder.CreateBr(Loop);
+  B.br(Loop);
 
-  Builder.SetInsertPoint(Loop);
-  PHINode *Cur = Builder.CreatePHI(WordTy, 2);
+  B.setBlock(Loop);
+  PHINode *Cur = B.phi(WordTy, 2);
   Cur->addIncoming(Init, Preheader);
   Value *New = emitCombine(Cur);
   if (SkipUnchanged) {
     BasicBlock *Exchange = newBlock("fatomic.cas");
     addResult(Cur);
-    Builder.CreateCondBr(Builder.CreateICmpEQ(New, Cur), Done, Exchange);
-    Builder.SetInsertPoint(Exchange);
+    B.condBr(B.icmp(CmpInst::ICMP_EQ, New, Cur), Done, Exchange);
+    B.setBlock(Exchange);
   }
-  auto [Seen, Stored] = Word.emitCmpXchg(Builder, Cur, New, /*WantOld=*/true);
-  Cur->addIncoming(Seen, Builder.GetInsertBlock());
+  auto [Seen, Stored] = Word.emitCmpXchg(B, Cur, New, /*WantOld=*/true);
+  Cur->addIncoming(Seen, B.block());
   addResult(Cur);
-  Builder.CreateCondBr(Stored, Done, Loop);
+  B.condBr(Stored, Done, Loop);
 }
 
 /// The sign-dispatched integer atomic: exactly one executes.  \p Finish is
@@ -633,17 +806,17 @@ void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged) {
 void AtomicLowering::emitDispatch(function_ref<void(Value *Old)> Finish) {
   // A constant operand needs no branch.
   if (auto *C = dyn_cast<ConstantInt>(OperandIsNegative)) {
-    Finish(Word.emitMinMax(Builder, dispatchOp(Op, C->isOne()), Operand));
+    Finish(Word.emitMinMax(B, dispatchOp(Op, C->isOne()), Operand));
     return;
   }
   const IntOp PosOp = dispatchOp(Op, false), NegOp = dispatchOp(Op, true);
   BasicBlock *Pos = newBlock(Twine("fatomic.") + toString(PosOp));
   BasicBlock *Neg = newBlock(Twine("fatomic.") + toString(NegOp));
-  Builder.CreateCondBr(OperandIsNegative, Neg, Pos);
-  Builder.SetInsertPoint(Pos);
-  Finish(Word.emitMinMax(Builder, PosOp, Operand));
-  Builder.SetInsertPoint(Neg);
-  Finish(Word.emitMinMax(Builder, NegOp, Operand));
+  B.condBr(OperandIsNegative, Neg, Pos);
+  B.setBlock(Pos);
+  Finish(Word.emitMinMax(B, PosOp, Operand));
+  B.setBlock(Neg);
+  Finish(Word.emitMinMax(B, NegOp, Operand));
 }
 
 /// The dispatch strategy: the early-out where allowed, then the dispatched
@@ -663,18 +836,18 @@ void AtomicLowering::emitDispatchWithFixUp() {
   const bool FixUps = Policy == NanPolicy::Number;
   Value *Go = nullptr; // the early-out's decision to run the atomic
   if (EarlyOutOrdering) {
-    Value *Cur = Word.emitLoad(Builder, *EarlyOutOrdering);
+    Value *Cur = Word.emitLoad(B, *EarlyOutOrdering);
     // Would the atomic the operand dispatches to change memory?
-    Value *Wins = emitWins(Cur, Operand, OperandIsNegative);
+    Value *Wins = emitWins(Cur);
     switch (Policy) {
     case NanPolicy::Number:
       // A NaN in memory that the operand's atomic would displace wins
       // already; the other kind goes to the atomic too, which returns it to
       // the fix-up.
-      Go = Builder.CreateOr(Wins, emitIsUndisplaceableNaN(Cur));
+      Go = B.binOp(Instruction::Or, Wins, emitIsUndisplaceableNaN(Cur));
       break;
     case NanPolicy::Propagate: // a NaN in memory stays, and is the result
-      Go = Builder.CreateSelect(emitIsNaN(Cur), Builder.getFalse(), Wins);
+      Go = B.select(emitIsNaN(Cur), ConstantInt::getFalse(Inst.getContext()), Wins);
       break;
     case NanPolicy::Fast:
       Go = Wins;
@@ -688,10 +861,10 @@ void AtomicLowering::emitDispatchWithFixUp() {
   if (Go || FixUps) {
     Rmw = newBlock("fatomic.rmw");
     if (Go)
-      Builder.CreateCondBr(Go, Rmw, Done);
+      B.condBr(Go, Rmw, Done);
     else
-      Builder.CreateBr(Rmw);
-    Builder.SetInsertPoint(Rmw);
+      B.br(Rmw);
+    B.setBlock(Rmw);
   }
   if (!FixUps) {
     emitDispatch([&](Value *Old) { branchToDone(Old); });
@@ -702,29 +875,30 @@ void AtomicLowering::emitDispatchWithFixUp() {
   SmallVector<std::pair<Value *, BasicBlock *>, 2> StuckFrom;
   emitDispatch([&](Value *Old) {
     Value *Undisplaced = emitIsUndisplaceableNaN(Old);
-    StuckFrom.emplace_back(Old, Builder.GetInsertBlock());
+    StuckFrom.emplace_back(Old, B.block());
     addResult(Old);
     condBr(Undisplaced, FixUp, Done, /*TrueIsRare=*/true);
   });
   FixUp->moveBefore(Done); // after the atomics
 
-  Builder.SetInsertPoint(FixUp);
+  B.setBlock(FixUp);
   Value *Stuck = StuckFrom.front().first; // the NaN the atomic returned
   if (StuckFrom.size() > 1) {
-    PHINode *Phi = Builder.CreatePHI(WordTy, StuckFrom.size());
+    PHINode *Phi = B.phi(WordTy, StuckFrom.size());
     for (auto [V, From] : StuckFrom)
       Phi->addIncoming(V, From);
     Stuck = Phi;
   }
   // A NaN operand exchanges the NaN for itself: memory stays as it is.
-  Value *Desired = Builder.CreateSelect(BitsIsNaN, Stuck, toWord(Bits));
+  Value *Desired = B.select(BitsIsNaN, Stuck, toWord(Bits));
   Value *Stored =
-      Word.emitCmpXchg(Builder, Stuck, Desired, /*WantOld=*/false).second;
+      Word.emitCmpXchg(B, Stuck, Desired, /*WantOld=*/false).second;
   addResult(Stuck);
-  Builder.CreateCondBr(Stored, Done, Rmw);
+  B.condBr(Stored, Done, Rmw);
 }
 
 void AtomicLowering::run() {
+  takeOperands();
   // splitBasicBlock without the branch it would add: the code emitted here
   // ends the block.
   BasicBlock *Entry = Inst.getParent();
@@ -732,20 +906,16 @@ void AtomicLowering::run() {
                             Entry->getParent(), Entry->getNextNode());
   Done->splice(Done->end(), Entry, Inst.getIterator(), Entry->end());
   Done->replaceSuccessorsPhiUsesWith(Entry, Done);
-  Builder.SetInsertPoint(Entry);
-  Builder.SetCurrentDebugLocation(Inst.getDebugLoc());
+  B.setBlock(Entry);
   WantResult = !Inst.use_empty();
-
-  emitOperands();
 
   if (UseCasLoop) {
     Value *Init = Word.emitLoad(
-        Builder, EarlyOutOrdering.value_or(AtomicOrdering::Monotonic));
+        B, EarlyOutOrdering.value_or(AtomicOrdering::Monotonic));
     if (!Init) // no atomic load: the first exchange reads
       Init = ConstantInt::get(WordTy, 0);
     emitCasLoop(Init, /*SkipUnchanged=*/EarlyOutOrdering.has_value());
   } else {
-    OperandIsNegative = emitIsNegative(Operand);
     emitDispatchWithFixUp();
   }
 
@@ -758,8 +928,10 @@ void AtomicLowering::run() {
         Phi->addIncoming(V, From);
       Old = Phi;
     }
-    Builder.SetInsertPoint(Done, Done->getFirstNonPHIIt());
-    Inst.replaceAllUsesWith(Builder.CreateBitCast(Old, Inst.getType()));
+    auto *Result =
+        new BitCastInst(Old, Inst.getType(), "", Done->getFirstNonPHIIt());
+    Result->setDebugLoc(Inst.getDebugLoc());
+    Inst.replaceAllUsesWith(Result);
   }
   Inst.eraseFromParent();
 }
@@ -803,21 +975,34 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
   if (Atomics.empty())
     return PreservedAnalyses::all();
 
-  MDNode *Unlikely = MDBuilder(F.getContext()).createUnlikelyBranchWeights();
-  SmallVector<LaneConstants, 3> Constants; // by FP type
-  auto ConstantsFor = [&](Type *FPTy) -> const LaneConstants & {
-    for (const LaneConstants &K : Constants)
+  MDNode *Unlikely = nullptr;
+  SmallVector<LaneConstants, 2> Constants; // by FP type
+  auto ConstantsFor = [&](Type *FPTy) -> LaneConstants & {
+    for (LaneConstants &K : Constants)
       if (K.FPTy == FPTy)
         return K;
     return Constants.emplace_back(FPTy);
   };
-  // Reverse order: each split then moves only the tail up to the next atomic.
+  // The atomics of one block with the same operand share its values; the
+  // first of them in the block holds them.
+  SmallVector<SharedOperand, 4> Shared;
+  SmallDenseMap<std::pair<BasicBlock *, Value *>, unsigned, 8> SharedIndex;
+  for (FloatAtomic &A : Atomics) {
+    auto [It, First] = SharedIndex.try_emplace(
+        {A.Inst->getParent(), valueOperand(*A.Inst)}, Shared.size());
+    if (First)
+      Shared.emplace_back(*A.Inst);
+    A.Group = It->second;
+  }
+  // Reverse order: each split then moves only the tail up to the next atomic,
+  // and the first atomic of each group is rewritten after the others.
   for (const FloatAtomic &A : reverse(Atomics)) {
     IntegerType *WordTy = wordType(A.Inst->getType());
     const NanPolicy Policy = Options.policyFor(A.DefaultPolicy);
     auto Lower = [&](AtomicWord &Word) {
-      AtomicLowering(A, Word, WordTy, ConstantsFor(A.Inst->getType()), Policy,
-                     Options.Strat, Options.EarlyOut, Unlikely)
+      AtomicLowering(A, Word, WordTy, ConstantsFor(A.Inst->getType()),
+                     Shared[A.Group], Policy, Options.Strat, Options.EarlyOut,
+                     Unlikely)
           .run();
     };
     if (auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst)) {
