@@ -25,9 +25,13 @@ machine's load, which on a shared machine makes the times noisy; they leave
 out what the times include beyond instructions (cache misses, page faults
 for the memory the new IR takes).
 
+--distinct-operands gives every atomic an operand of its own (by default
+the atomics of one function on one type share one).  --runs 0 with
+--callgrind counts instructions only.
+
 usage: bench-llvm-compile-time.py --plugin PATH [--opt opt-22] [--runs 7]
                                   [--count 20000] [--per-function 20]
-                                  [--callgrind]
+                                  [--distinct-operands] [--callgrind]
 """
 
 import argparse
@@ -73,13 +77,15 @@ def main():
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--per-function", type=int, default=20)
+    parser.add_argument("--distinct-operands", action="store_true",
+                        help="an operand of its own for every atomic")
     parser.add_argument("--callgrind", action="store_true",
                         help="also count instructions with valgrind's callgrind")
     args = parser.parse_args()
     if args.callgrind and not shutil.which("valgrind"):
         parser.error("--callgrind needs valgrind (Debian package valgrind)")
-    if args.runs < 1:
-        parser.error("--runs must be positive")
+    if args.runs < 0 or (args.runs == 0 and not args.callgrind):
+        parser.error("--runs must be positive (or 0 with --callgrind)")
 
     llvm_as = os.path.join(os.path.dirname(os.path.realpath(args.opt)), "llvm-as")
     tmp = tempfile.mkdtemp(prefix="fatomic-bench-")
@@ -88,21 +94,24 @@ def main():
         bc = os.path.join(tmp, "atomics.bc")
         subprocess.run([sys.executable, os.path.join(HERE, "gen-atomic-module.py"),
                         "--count", str(args.count),
-                        "--per-function", str(args.per_function), "-o", ll],
+                        "--per-function", str(args.per_function), "-o", ll]
+                       + (["--distinct-operands"] if args.distinct_operands else []),
                        check=True)
         subprocess.run([llvm_as, ll, "-o", bc], check=True)
 
         tables = []
         counts = []
         for discard in (False, True):
-            tables.append((discard, measure(args, bc, discard)))
+            if args.runs:
+                tables.append((discard, measure(args, bc, discard)))
             if args.callgrind:
                 counts.append((discard, count_instructions(args, bc, discard, tmp)))
     finally:
         shutil.rmtree(tmp)
 
-    print(f"module: {args.count} atomicrmw, {args.per_function} per function; "
-          f"{args.runs} runs each, medians; {args.opt}, -mtriple={TRIPLE}")
+    operands = "distinct operands" if args.distinct_operands else "one operand per type"
+    print(f"module: {args.count} atomicrmw, {args.per_function} per function, "
+          f"{operands}; {args.runs} runs each, medians; {args.opt}, -mtriple={TRIPLE}")
     for discard, (walls, passes) in tables:
         print()
         print("with -discard-value-names" if discard else "value names kept (opt default)")
