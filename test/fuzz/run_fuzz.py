@@ -2,7 +2,7 @@
 """Runs one fuzz target: its regression inputs, its seeds, or a timed run.
 
 usage: run_fuzz.py --binary BIN [--regressions DIR] [--seeds DIR]
-                   [--seconds N --work DIR [--stats FILE]]
+                   [--seconds N --work DIR [--seed S] [--stats FILE]]
 
 --regressions DIR  every file in DIR once (each reproduced a finding that
                    is fixed now); exit non-zero if any still fails.
@@ -13,6 +13,8 @@ usage: run_fuzz.py --binary BIN [--regressions DIR] [--seeds DIR]
                    written to WORK/findings/ (emptied first).  Prints the final statistics
                    (executions, execs/s, coverage: cov = edges, ft = features)
                    and with --stats also writes them as JSON.
+--seed S           libFuzzer's -seed (0 or none: a random one); with the
+                   same seed and work directory a run repeats its mutations.
 
 The binary is either a libFuzzer target (FATOMIC_BUILD_FUZZERS) or the
 standalone driver (test/fuzz/StandaloneMain.cpp), which only replays files.
@@ -51,7 +53,7 @@ def replay(binary, files, what):
     return 0
 
 
-def timed(binary, seconds, work, seeds, stats_file):
+def timed(binary, seconds, work, seeds, stats_file, seed):
     corpus = os.path.join(work, "corpus")
     findings = os.path.join(work, "findings")
     os.makedirs(corpus, exist_ok=True)
@@ -61,6 +63,8 @@ def timed(binary, seconds, work, seeds, stats_file):
     cmd = [binary, "-max_total_time=%d" % seconds, "-timeout=10", "-rss_limit_mb=2048",
            "-print_final_stats=1", "-print_pcs=0", "-reload=0",
            "-artifact_prefix=" + findings + "/", corpus]
+    if seed:
+        cmd.insert(1, "-seed=%d" % seed)
     if seeds and os.path.isdir(seeds):
         cmd.append(seeds)
     t0 = time.time()
@@ -68,8 +72,11 @@ def timed(binary, seconds, work, seeds, stats_file):
                        errors="replace")
     wall = time.time() - t0
     out = p.stdout
-    stats = {"target": os.path.basename(binary), "seconds": seconds,
+    stats = {"target": os.path.basename(binary), "seconds": seconds, "seed": seed,
              "wall_s": round(wall, 1), "exit": p.returncode}
+    m = re.search(r"INFO: Seed: (\d+)", out)  # the one libFuzzer picked, if random
+    if m:
+        stats["seed"] = int(m.group(1))
     for key in ("number_of_executed_units", "average_exec_per_sec", "new_units_added",
                 "slowest_unit_time_sec", "peak_rss_mb"):
         m = re.search(r"stat::%s:\s+(\d+)" % key, out)
@@ -110,6 +117,7 @@ def main():
     ap.add_argument("--seconds", type=int)
     ap.add_argument("--work")
     ap.add_argument("--stats")
+    ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
     rc = 0
     if a.regressions:
@@ -117,7 +125,7 @@ def main():
     if a.seconds:
         if not a.work:
             sys.exit("--seconds needs --work")
-        rc |= timed(a.binary, a.seconds, a.work, a.seeds, a.stats)
+        rc |= timed(a.binary, a.seconds, a.work, a.seeds, a.stats, a.seed)
     elif a.seeds:
         rc |= replay(a.binary, files_in(a.seeds), "seeds")
     return rc
