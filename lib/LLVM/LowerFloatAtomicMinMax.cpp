@@ -14,11 +14,12 @@
 // dispatches to would make them; for every pair of bit patterns that is the
 // same relation as the model's comparison in the order-preserving map U.
 // The values computed from the operand alone are made once per block for
-// all the atomics that take it (SharedOperand).
+// all the atomics that take it (SharedOperand), before the first of them.
 // Values and the combination of the compare-exchange loops are integers
 // throughout: a NaN never reaches a float compare, so no loop can spin on it.
 // New values are left unnamed (naming them took about a third of the pass's
-// time in opt); blocks are named fatomic.*.
+// time in opt); blocks are named fatomic.*.  Instructions are made directly
+// at their place (Appender), not through IRBuilder (docs/llvm-compile-time.md).
 //
 // The pass first collects every float min/max atomic of the function and
 // reports the DXIL calls it cannot lower, then rewrites the collected atomics
@@ -29,8 +30,10 @@
 // `number` policy; the other variants drop blocks from it):
 //
 //   entry:   b = bitcast v; op = isnan(b) ? identity : b; neg = op <s 0
+//              (shared with the block's other atomics on v)
 //            cur = load atomic (monotonic | acquire)
-//            br (neg ? op >u cur : op <s cur) | isnan(cur), rmw, done
+//            br (neg ? op >u cur : op <s cur) | <cur is a NaN the atomic
+//               cannot displace>, rmw, done
 //   rmw:     br neg, neg-block, pos-block
 //   pos/neg: old = atomicrmw min|max / umax|umin (the only RMW)
 //            br <old is a NaN this atomic cannot displace>, fixup, done
