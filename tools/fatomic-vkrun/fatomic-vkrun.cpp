@@ -1002,13 +1002,7 @@ int runJob(Context &C, const Options &O) {
   CBA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   CBA.commandBufferCount = 1;
   VK_CHECK(vkAllocateCommandBuffers(Dev, &CBA, &Cmd));
-  VkQueryPool Queries = VK_NULL_HANDLE;
-  if (C.TimestampBits) {
-    VkQueryPoolCreateInfo QPI{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    QPI.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    QPI.queryCount = 2;
-    VK_CHECK(vkCreateQueryPool(Dev, &QPI, nullptr, &Queries));
-  }
+  VkQueryPool Queries = C.createTimestampPool();
 
   VkCommandBufferBeginInfo BeginI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   VK_CHECK(vkBeginCommandBuffer(Cmd, &BeginI));
@@ -1034,27 +1028,8 @@ int runJob(Context &C, const Options &O) {
     VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
     vkCmdCopyBuffer(Cmd, Staging.Handle, S.Gpu->Handle, 1, &Cp);
   }
-  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &MB, 0,
-                       nullptr, 0, nullptr);
-  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
-  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, PipeLayout, 0, 1,
-                          &Set, 0, nullptr);
-  // Both timestamps at BOTTOM_OF_PIPE: the first is written once the copies
-  // before it are done, the second once the dispatch is.
-  if (Queries)
-    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 0);
-  vkCmdDispatch(Cmd, Jb.Groups[0], Jb.Groups[1], Jb.Groups[2]);
-  if (Queries)
-    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
-  MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &MB, 0, nullptr, 0,
-                       nullptr);
+  vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries, Jb.Groups[0],
+                          Jb.Groups[1], Jb.Groups[2]);
   for (Slot &S : Slots) {
     if (Jb.Buffers[S.Buffer].Elements[S.Element].Output.empty())
       continue;
@@ -1071,11 +1046,7 @@ int runJob(Context &C, const Options &O) {
     VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
     vkCmdCopyBuffer(Cmd, S.Gpu->Handle, Readback.Handle, 1, &Cp);
   }
-  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
-                       nullptr);
+  vk::recordHostReadBarrier(Cmd);
   VK_CHECK(vkEndCommandBuffer(Cmd));
 
   VkFence Fence;
@@ -1086,8 +1057,6 @@ int runJob(Context &C, const Options &O) {
   unsigned OtherDiffer = 0; // runs whose uncompared outputs differ from run 1
   RunStats Stats;
   int Status = ExitOk;
-  const uint64_t TsMask =
-      C.TimestampBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << C.TimestampBits) - 1;
   for (uint32_t Run = 1; Run <= O.Repeat; ++Run) {
     VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     SI.commandBufferCount = 1;
@@ -1107,13 +1076,7 @@ int runJob(Context &C, const Options &O) {
     check(W, "vkWaitForFences");
     VK_CHECK(vkResetFences(Dev, 1, &Fence));
     if (Queries) {
-      uint64_t Ts[2];
-      VK_CHECK(vkGetQueryPoolResults(Dev, Queries, 0, 2, sizeof(Ts), Ts,
-                                     sizeof(uint64_t),
-                                     VK_QUERY_RESULT_64_BIT |
-                                         VK_QUERY_RESULT_WAIT_BIT));
-      const double Ms = static_cast<double>((Ts[1] - Ts[0]) & TsMask) *
-                        static_cast<double>(L.timestampPeriod) / 1e6;
+      const double Ms = C.elapsedMs(Queries);
       Stats.GpuMs.push_back(Ms);
       if (O.Repeat > 1 && !O.Quiet)
         std::printf("run %u: gpu %.4f ms\n", Run, Ms);

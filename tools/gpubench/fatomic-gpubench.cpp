@@ -496,12 +496,7 @@ void Bench::setup() {
   CA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   CA.commandBufferCount = 1;
   VK_CHECK(vkAllocateCommandBuffers(G.Device, &CA, &Cmd));
-  if (G.TimestampBits) {
-    VkQueryPoolCreateInfo QP{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    QP.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    QP.queryCount = 2;
-    VK_CHECK(vkCreateQueryPool(G.Device, &QP, nullptr, &Queries));
-  }
+  Queries = G.createTimestampPool();
   VkFenceCreateInfo FI{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VK_CHECK(vkCreateFence(G.Device, &FI, nullptr, &Fence));
 }
@@ -648,39 +643,14 @@ void Bench::runTask(size_t Index) {
   vkCmdUpdateBuffer(Cmd, Params.Handle, 0, sizeof Par, Par);
   VkBufferCopy In{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Upload.Handle, Dst.Handle, 1, &In);
-  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &MB, 0,
-                       nullptr, 0, nullptr);
-  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
-  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, PipeLayout, 0, 1,
-                          &Set, 0, nullptr);
-  // Both timestamps at BOTTOM_OF_PIPE: the first once the copies before it
-  // are done, the second once the dispatch is (as fatomic-vkrun times).
-  if (Queries)
-    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 0);
-  vkCmdDispatch(Cmd, P.Invocations / P.LocalSize, 1, 1);
-  if (Queries)
-    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
-  MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &MB, 0, nullptr, 0,
-                       nullptr);
+  // Timed as fatomic-vkrun times.
+  fatomic::vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries,
+                          P.Invocations / P.LocalSize, 1, 1);
   VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
-  MB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
-                       nullptr);
+  fatomic::vk::recordHostReadBarrier(Cmd);
   VK_CHECK(vkEndCommandBuffer(Cmd));
 
-  const uint64_t TsMask = G.TimestampBits >= 64
-                              ? ~uint64_t{0}
-                              : (uint64_t{1} << G.TimestampBits) - 1;
   std::vector<double> Ms, WarmupMs;
   uint32_t WrongRuns = 0;
   uint64_t WrongAddrs = 0;
@@ -690,15 +660,8 @@ void Bench::runTask(size_t Index) {
     std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * Bytes);
     submitAndWait(Cmd, T.Id, static_cast<int>(Run));
     std::optional<double> Time;
-    if (Queries) {
-      uint64_t Ts[2];
-      VK_CHECK(vkGetQueryPoolResults(G.Device, Queries, 0, 2, sizeof Ts, Ts,
-                                     sizeof(uint64_t),
-                                     VK_QUERY_RESULT_64_BIT |
-                                         VK_QUERY_RESULT_WAIT_BIT));
-      Time = static_cast<double>((Ts[1] - Ts[0]) & TsMask) *
-             static_cast<double>(G.Props.limits.timestampPeriod) / 1e6;
-    }
+    if (Queries)
+      Time = G.elapsedMs(Queries);
     // Every run's final memory against the reference.
     uint64_t Wrong = 0;
     const auto *Got = static_cast<const uint8_t *>(Readback.Mapped);

@@ -271,4 +271,59 @@ void Buffer::create(const Context &C, VkDeviceSize Bytes, VkBufferUsageFlags Usa
     VK_CHECK(vkMapMemory(Device, Memory, 0, VK_WHOLE_SIZE, 0, &Mapped));
 }
 
+VkQueryPool Context::createTimestampPool() const {
+  if (!TimestampBits)
+    return VK_NULL_HANDLE;
+  VkQueryPoolCreateInfo QP{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  QP.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  QP.queryCount = 2;
+  VkQueryPool Pool;
+  VK_CHECK(vkCreateQueryPool(Device, &QP, nullptr, &Pool));
+  return Pool;
+}
+
+double Context::elapsedMs(VkQueryPool Queries) const {
+  const uint64_t Mask =
+      TimestampBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << TimestampBits) - 1;
+  uint64_t Ts[2];
+  VK_CHECK(vkGetQueryPoolResults(Device, Queries, 0, 2, sizeof Ts, Ts,
+                                 sizeof(uint64_t),
+                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+  return static_cast<double>((Ts[1] - Ts[0]) & Mask) *
+         static_cast<double>(Props.limits.timestampPeriod) / 1e6;
+}
+
+namespace {
+void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
+                   VkPipelineStageFlags SrcStage, VkPipelineStageFlags DstStage) {
+  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  MB.srcAccessMask = Src;
+  MB.dstAccessMask = Dst;
+  vkCmdPipelineBarrier(Cmd, SrcStage, DstStage, 0, 1, &MB, 0, nullptr, 0, nullptr);
+}
+} // namespace
+
+void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
+                         VkPipelineLayout Layout, VkDescriptorSet Set,
+                         VkQueryPool Queries, uint32_t X, uint32_t Y, uint32_t Z) {
+  memoryBarrier(Cmd, VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
+  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, Layout, 0, 1, &Set,
+                          0, nullptr);
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 0);
+  vkCmdDispatch(Cmd, X, Y, Z);
+  if (Queries)
+    vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
+  memoryBarrier(Cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+}
+
+void recordHostReadBarrier(VkCommandBuffer Cmd) {
+  memoryBarrier(Cmd, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT);
+}
+
 } // namespace fatomic::vk

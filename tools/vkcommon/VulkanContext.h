@@ -75,7 +75,24 @@ public:
   /// A memory type among \p Bits with all of \p Want, else all of \p Fallback.
   uint32_t memoryType(uint32_t Bits, VkMemoryPropertyFlags Want,
                       VkMemoryPropertyFlags Fallback) const;
+  /// A pool for the two timestamps of recordTimedDispatch, or VK_NULL_HANDLE
+  /// where the queue has no timestamps.
+  VkQueryPool createTimestampPool() const;
+  /// Milliseconds between the two timestamps in \p Queries (waits for them).
+  double elapsedMs(VkQueryPool Queries) const;
 };
+
+/// Records the dispatch that both tools time: a barrier from the transfers
+/// that filled the buffers to the shader, the pipeline and descriptor set,
+/// the dispatch of \p X x \p Y x \p Z groups between two BOTTOM_OF_PIPE
+/// timestamps (where \p Queries is not null: the first is written once the
+/// copies before it are done, the second once the dispatch is), and a
+/// barrier from the shader's writes to the transfers that read them back.
+void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
+                         VkPipelineLayout Layout, VkDescriptorSet Set,
+                         VkQueryPool Queries, uint32_t X, uint32_t Y, uint32_t Z);
+/// A barrier from the read-back transfers to the host's reads.
+void recordHostReadBarrier(VkCommandBuffer Cmd);
 
 /// A buffer with its own memory: host-visible (coherent, cached where
 /// possible, and mapped) or device-local.
