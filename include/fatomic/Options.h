@@ -16,10 +16,11 @@
 //   native=<feature>[+<feature>]   features the target has natively
 //                                  (Target.h names); added to any profile
 //   images=retype                  opt in to retyping r32f storage images
-//   outline=on|off                 SPIR-V: lower each kind of atomic once, in
-//                                  a helper function that its atomics call
+//   outline=on|off                 lower each kind of atomic once, in a
+//                                  helper function that its atomics call
 //                                  (default on), or write the lowering out
-//                                  at every atomic
+//                                  at every atomic (SPIR-V and the LLVM
+//                                  module pass; DXIL is always written out)
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -48,9 +49,10 @@ struct LoweringOptions {
   Strategy Strat = Strategy::Dispatch;
   bool EarlyOut = true;
   bool RetypeImages = false;
-  /// SPIR-V: share the lowered code through helper functions.
+  /// Share the lowered code through helper functions.
   bool Outline = true;
-  /// Whether outline= was given (the LLVM pass rejects it).
+  /// Whether outline= was given (where the LLVM plugin's default differs:
+  /// the function form and the default pipelines write the lowering out).
   bool OutlineGiven = false;
   /// Features named with native=...; merged into the target model.
   std::vector<Feature> Native;

@@ -945,21 +945,128 @@ IntegerType *wordType(Type *Ty) {
                           Ty->getPrimitiveSizeInBits().getFixedValue());
 }
 
-} // namespace
+//===----------------------------------------------------------------------===//
+// Outlining
+//===----------------------------------------------------------------------===//
+
+/// The helper functions of one run of the module pass: one per kind of
+/// atomicrmw (operation, type, ordering, syncscope, address space,
+/// volatility, alignment), made on first use, appended to the module and
+/// lowered in place.  Each helper is `internal alwaysinline nounwind`, takes
+/// the pointer and the operand and returns the old value; the atomic becomes
+/// a call to it.  Inliners (every -O level's, and always-inline) write the
+/// helper's body back at the atomic.
+class Outliner {
+public:
+  Outliner(Module &M, const LoweringOptions &Options)
+      : M(M), Options(Options),
+        CallConv(M.getTargetTriple().isSPIROrSPIRV() ? CallingConv::SPIR_FUNC
+                                                      : CallingConv::C) {}
+
+  /// Whether \p RMW goes to a helper.  Metadata other than the debug
+  /// location (TBAA, alias scopes, target hints) describes this access in
+  /// its own function; such an atomic is written out in place, where its
+  /// integer atomics keep the metadata.
+  static bool canOutline(const AtomicRMWInst &RMW) {
+    return !RMW.hasMetadataOtherThanDebugLoc();
+  }
+
+  /// Replaces \p RMW by a call of its helper.
+  void replace(AtomicRMWInst &RMW) {
+    Function &Helper = helperFor(RMW);
+    Value *Args[] = {RMW.getPointerOperand(), RMW.getValOperand()};
+    CallInst *Call = CallInst::Create(Helper.getFunctionType(), &Helper, Args,
+                                      "", RMW.getIterator());
+    Call->setCallingConv(CallConv);
+    Call->setDebugLoc(RMW.getDebugLoc());
+    Call->takeName(&RMW);
+    RMW.replaceAllUsesWith(Call);
+    RMW.eraseFromParent();
+  }
+
+private:
+  /// What a helper's body depends on, packed: the type is the key's first
+  /// half, everything else (all small) its second.
+  using Key = std::pair<Type *, uint64_t>;
+  static Key keyOf(const AtomicRMWInst &RMW) {
+    uint64_t K = uint64_t(RMW.getOperation());                 // < 2^5
+    K = K << 3 | uint64_t(RMW.getOrdering());                  // < 2^3
+    K = K << 1 | uint64_t(RMW.isVolatile());
+    K = K << 6 | uint64_t(Log2(RMW.getAlign()));               // < 2^6
+    K = K << 8 | uint64_t(RMW.getSyncScopeID());               // uint8_t
+    K = K << 24 | uint64_t(RMW.getPointerAddressSpace());      // < 2^24
+    return {RMW.getType(), K};
+  }
+
+  Function &helperFor(AtomicRMWInst &RMW) {
+    Function *&Helper = Helpers[keyOf(RMW)];
+    if (!Helper)
+      Helper = makeHelper(RMW);
+    return *Helper;
+  }
+
+  /// fatomic.<op>.<type>.<ordering>[.volatile][.scope.<name>][.p<AS>]
+  /// [.align<N>]; the module appends a number where the name is taken.
+  std::string helperName(const AtomicRMWInst &RMW) const {
+    std::string Name;
+    raw_string_ostream OS(Name);
+    OS << "fatomic." << AtomicRMWInst::getOperationName(RMW.getOperation())
+       << '.' << typeName(RMW.getType()) << '.'
+       << toIRString(RMW.getOrdering());
+    if (RMW.isVolatile())
+      OS << ".volatile";
+    if (RMW.getSyncScopeID() != SyncScope::System) {
+      SmallVector<StringRef, 8> Names;
+      M.getContext().getSyncScopeNames(Names);
+      StringRef Scope = Names[RMW.getSyncScopeID()];
+      OS << ".scope." << (Scope.empty() ? "system" : Scope);
+    }
+    if (unsigned AS = RMW.getPointerAddressSpace())
+      OS << ".p" << AS;
+    const DataLayout &DL = M.getDataLayout();
+    if (RMW.getAlign() != DL.getTypeStoreSize(RMW.getType()).getFixedValue())
+      OS << ".align" << RMW.getAlign().value();
+    return Name;
+  }
+
+  static std::string typeName(Type *Ty) {
+    std::string Name;
+    raw_string_ostream OS(Name);
+    if (auto *VTy = dyn_cast<FixedVectorType>(Ty)) {
+      OS << 'v' << VTy->getNumElements();
+      Ty = VTy->getElementType();
+    }
+    OS << (Ty->isBFloatTy() ? "bf" : "f") << Ty->getPrimitiveSizeInBits();
+    return Name;
+  }
+
+  Function *makeHelper(AtomicRMWInst &RMW);
+
+  Module &M;
+  const LoweringOptions &Options;
+  const CallingConv::ID CallConv;
+  DenseMap<Key, Function *> Helpers;
+};
 
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
-PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
-                                                  FunctionAnalysisManager &AM) {
+/// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
+/// where it is given and the atomic can be outlined, otherwise in place.
+/// Reports the DXIL calls it cannot lower, and adds the float
+/// dx.op.atomicBinOp declarations whose calls it rewrote to \p DxilCallees.
+/// Returns whether \p F changed.
+bool lowerFunction(Function &F, const LoweringOptions &Options,
+                   Outliner *Outline,
+                   SmallSetVector<Function *, 2> &DxilCallees) {
   SmallVector<FloatAtomic, 8> Atomics;
-  // The float dx.op.atomicBinOp declarations whose calls are rewritten here.
-  SmallSetVector<Function *, 2> DxilCallees;
+  SmallVector<AtomicRMWInst *, 8> ToOutline;
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (auto A = classifyAtomicRMW(*RMW))
-        Atomics.push_back(*A);
+        (Outline && Outliner::canOutline(*RMW) ? ToOutline.push_back(RMW)
+                                                : Atomics.push_back(*A));
       continue;
     }
     auto *CI = dyn_cast<CallInst>(&I);
@@ -975,8 +1082,10 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
                  CI->getCalledFunction()->getName() + ": " + Error,
           CI->getDebugLoc()));
   }
+  for (AtomicRMWInst *RMW : ToOutline)
+    Outline->replace(*RMW);
   if (Atomics.empty())
-    return PreservedAnalyses::all();
+    return !ToOutline.empty();
 
   MDNode *Unlikely = nullptr;
   SmallVector<LaneConstants, 2> Constants; // by FP type
@@ -1016,22 +1125,98 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
       Lower(Word);
     }
   }
-  // A float overload is not DXIL: drop the declarations this made unused.
-  // Only declarations are erased, never the function being visited, and
-  // their cached analyses go first.
-  for (Function *Callee : DxilCallees) {
+  return true;
+}
+
+Function *Outliner::makeHelper(AtomicRMWInst &RMW) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ty = RMW.getType();
+  Type *PtrTy = RMW.getPointerOperand()->getType();
+  Function *Helper = Function::Create(
+      FunctionType::get(Ty, {PtrTy, Ty}, /*isVarArg=*/false),
+      GlobalValue::InternalLinkage, M.getDataLayout().getProgramAddressSpace(),
+      helperName(RMW), &M);
+  Helper->setCallingConv(CallConv);
+  Helper->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Helper->addFnAttr(Attribute::AlwaysInline);
+  Helper->addFnAttr(Attribute::NoUnwind);
+  Argument *Ptr = Helper->getArg(0), *Val = Helper->getArg(1);
+  Ptr->setName("p");
+  Val->setName("v");
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Helper);
+  auto *Body = new AtomicRMWInst(RMW.getOperation(), Ptr, Val, RMW.getAlign(),
+                                 RMW.getOrdering(), RMW.getSyncScopeID(),
+                                 Entry);
+  Body->setVolatile(RMW.isVolatile());
+  ReturnInst::Create(Ctx, Body, Entry);
+  // The helper's one atomic, written out in place.
+  SmallSetVector<Function *, 2> NoDxil;
+  lowerFunction(*Helper, Options, /*Outline=*/nullptr, NoDxil);
+  return Helper;
+}
+
+/// A float overload is not DXIL: drops the declarations in \p Callees that
+/// the rewrite left unused (never one that had no calls to begin with),
+/// after \p Clear has dropped their cached analyses.
+template <typename ClearFn>
+void eraseUnusedDxilCallees(ArrayRef<Function *> Callees, ClearFn Clear) {
+  for (Function *Callee : Callees) {
     if (!Callee->use_empty())
       continue;
-    AM.clear(*Callee, Callee->getName());
+    Clear(*Callee);
     Callee->eraseFromParent();
   }
+}
+
+} // namespace
+
+PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Module &M,
+                                                  ModuleAnalysisManager &AM) {
+  // DXIL allows no calls to functions it defines: written out in place.
+  std::optional<Outliner> Outline;
+  if (Options.Outline && !M.getTargetTriple().isDXIL())
+    Outline.emplace(M, Options);
+  // The helpers are appended to the module as the atomics ask for them, and
+  // are lowered when they are made: visit only the functions of the input.
+  SmallVector<Function *, 16> Functions;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Functions.push_back(&F);
+  SmallSetVector<Function *, 2> DxilCallees;
+  bool Changed = false;
+  for (Function *F : Functions)
+    Changed |= lowerFunction(*F, Options, Outline ? &*Outline : nullptr,
+                             DxilCallees);
+  if (!Changed)
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  eraseUnusedDxilCallees(DxilCallees.getArrayRef(), [&](Function &Callee) {
+    FAM.clear(Callee, Callee.getName());
+  });
+  return PreservedAnalyses::none();
+}
+
+PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
+                                                  FunctionAnalysisManager &AM) {
+  // A function pass must not add functions: always written out in place.
+  SmallSetVector<Function *, 2> DxilCallees;
+  if (!lowerFunction(F, Options, /*Outline=*/nullptr, DxilCallees))
+    return PreservedAnalyses::all();
+  // Only declarations are erased, never the function being visited.
+  eraseUnusedDxilCallees(DxilCallees.getArrayRef(), [&](Function &Callee) {
+    AM.clear(Callee, Callee.getName());
+  });
   return PreservedAnalyses::none();
 }
 
 void LowerFloatAtomicMinMaxPass::printPipeline(
     raw_ostream &OS, function_ref<StringRef(StringRef)>) {
-  // Pipeline strings end a pass at ',', so print ';' between the items.
-  std::string Params = Options.str();
+  // The outline item always, since its default differs between the module
+  // and the function form; ';' between the items, as ',' ends a pass.
+  LoweringOptions Printed = Options;
+  Printed.OutlineGiven = true;
+  std::string Params = Printed.str();
   std::replace(Params.begin(), Params.end(), ',', ';');
   OS << PipelineName << '<' << Params << '>';
 }
@@ -1050,28 +1235,66 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
     return Fail("option 'native' applies to the SPIR-V pass only");
   if (Options->RetypeImages)
     return Fail("option 'images' applies to the SPIR-V pass only");
-  if (Options->OutlineGiven)
-    return Fail("option 'outline' applies to the SPIR-V pass only");
   return std::move(*Options);
 }
 
+namespace {
+
+/// Parses `lower-float-atomic-minmax<PARAMS>` for a pipeline of \p Level
+/// ("module" or "function").  A parse callback can only decline a name, so
+/// the reason is printed here; the parser then rejects the name.  The
+/// parser offers a top-level name to the module callbacks and then to the
+/// function callbacks, so the same message would come twice: it is printed
+/// once.
+std::optional<LoweringOptions> parseForPipeline(StringRef Name,
+                                                bool FunctionLevel) {
+  StringRef PassName = LowerFloatAtomicMinMaxPass::PipelineName;
+  if (!PassBuilder::checkParametrizedPassName(Name, PassName))
+    return std::nullopt;
+  Expected<LoweringOptions> Options = PassBuilder::parsePassParameters(
+      parseLLVMPassOptions, Name, PassName);
+  if (Options && FunctionLevel && Options->OutlineGiven && Options->Outline)
+    Options = make_error<StringError>(
+        Twine(PassName) +
+            ": outline=on needs the module pass (a function pass may not "
+            "add functions); leave the pass out of function(...) or use "
+            "outline=off",
+        inconvertibleErrorCode());
+  if (!Options) {
+    static std::string LastReported;
+    std::string Message = toString(Options.takeError());
+    if (Message != LastReported)
+      errs() << "error: " << Message << '\n';
+    LastReported = std::move(Message);
+    return std::nullopt;
+  }
+  if (FunctionLevel) {
+    Options->Outline = false;
+    Options->OutlineGiven = true;
+  }
+  return std::move(*Options);
+}
+
+} // namespace
+
 void registerLowerFloatAtomicMinMax(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        std::optional<LoweringOptions> Options =
+            parseForPipeline(Name, /*FunctionLevel=*/false);
+        if (Options)
+          MPM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
+        return Options.has_value();
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        StringRef PassName = LowerFloatAtomicMinMaxPass::PipelineName;
-        if (!PassBuilder::checkParametrizedPassName(Name, PassName))
-          return false;
-        Expected<LoweringOptions> Options = PassBuilder::parsePassParameters(
-            parseLLVMPassOptions, Name, PassName);
-        if (!Options) {
-          // The callback can only decline; say why, and the pipeline parser
-          // then rejects the pass name.
-          errs() << "error: " << toString(Options.takeError()) << '\n';
-          return false;
-        }
-        FPM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
-        return true;
+        std::optional<LoweringOptions> Options =
+            parseForPipeline(Name, /*FunctionLevel=*/true);
+        if (Options)
+          FPM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
+        return Options.has_value();
       });
 }
 

@@ -12,7 +12,9 @@
 // parameters of that pass come from the option -fatomic-options=OPTIONS;
 // clang passes it with -mllvm once the plugin is loaded early enough to know
 // it (-Xclang -load -Xclang <plugin>).  -fatomic-default-pipeline=false turns
-// the extension point off.
+// the extension point off.  The extension point comes after the pipeline's
+// inliner, so there the lowering is written out at each atomic (outline=off)
+// unless the options say outline=on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,10 +69,12 @@ void registerCallbacks(PassBuilder &PB) {
         if (!AddToDefaultPipeline)
           return;
         // Checked when the option was parsed.
-        Expected<fatomic::LoweringOptions> Options =
-            fatomic::parseLLVMPassOptions(PipelineOptions);
-        MPM.addPass(createModuleToFunctionPassAdaptor(
-            fatomic::LowerFloatAtomicMinMaxPass(cantFail(std::move(Options)))));
+        fatomic::LoweringOptions Options =
+            cantFail(fatomic::parseLLVMPassOptions(PipelineOptions));
+        // No inliner runs after this point: helpers would stay calls.
+        if (!Options.OutlineGiven)
+          Options.Outline = false;
+        MPM.addPass(fatomic::LowerFloatAtomicMinMaxPass(std::move(Options)));
       });
 }
 

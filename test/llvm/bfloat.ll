@@ -1,8 +1,10 @@
 ; atomicrmw on bfloat: the masks come from the format (exponent 0x7F80), the
 ; sign dispatch is the same.
 ; REQUIRES: llvm-plugin
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+; outline=off: the lowering written out at the atomic, where the checks
+; see it next to its input (outline.ll checks the helper functions).
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
 
 define bfloat @fmin(ptr %p, bfloat %v) {
 ; CHECK-LABEL: define bfloat @fmin(

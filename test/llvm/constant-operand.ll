@@ -2,8 +2,10 @@
 ; the sign.  (Without the early-out the atomic still gets a block of its
 ; own: the target of the NaN fix-up's retry.)
 ; REQUIRES: llvm-plugin
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+; outline=off: the lowering written out at the atomic, where the checks
+; see it next to its input (outline.ll checks the helper functions).
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
 
 define float @negative(ptr %p) {
 ; CHECK-LABEL: define float @negative(

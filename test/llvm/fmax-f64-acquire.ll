@@ -3,8 +3,10 @@
 ; on i64, a NaN operand becomes the identity all-ones, the fix-up cmpxchg is
 ; acquire acquire.
 ; REQUIRES: llvm-plugin
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
+; outline=off: the lowering written out at the atomic, where the checks
+; see it next to its input (outline.ll checks the helper functions).
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
 
 define double @fmax(ptr %p, double %v) {
 ; CHECK-LABEL: define double @fmax(

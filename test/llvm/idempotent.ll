@@ -1,10 +1,15 @@
 ; Running the pass twice changes nothing the second time: its output has no
-; float min/max atomic left.
+; float min/max atomic left, the helper functions included (and written out
+; in place, outline=off).
 ; REQUIRES: llvm-plugin
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S < %s > %t.once.ll
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S < %t.once.ll > %t.twice.ll
 ; RUN: diff %t.once.ll %t.twice.ll
 ; RUN: FileCheck %s < %t.once.ll
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S < %s > %t.inline.once.ll
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S < %t.inline.once.ll > %t.inline.twice.ll
+; RUN: diff %t.inline.once.ll %t.inline.twice.ll
+; RUN: FileCheck %s < %t.inline.once.ll
 
 ; CHECK-NOT: atomicrmw {{(volatile )?}}f
 ; CHECK-NOT: @dx.op.atomicBinOp.f32(i32 78

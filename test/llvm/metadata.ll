@@ -1,6 +1,8 @@
 ; The integer atomics keep the memory-describing metadata of the original
 ; (TBAA, target hints such as !amdgpu.no.fine.grained.memory) and its debug
-; location.
+; location.  Such an atomic is written out in place even where the others
+; go to helper functions (outline=on, the default): its metadata describes
+; this access in this function.
 ; REQUIRES: llvm-plugin
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' %s | %opt -passes=verify -disable-output
@@ -11,9 +13,12 @@ define float @md(ptr %p, float %v) !dbg !5 {
 ; CHECK:         atomicrmw min ptr %p, i32 {{%.*}} monotonic, align 4, !dbg [[LOC]], !tbaa [[TBAA]], !amdgpu.no.fine.grained.memory [[EMPTY]]
 ; CHECK:         atomicrmw umax ptr %p, i32 {{%.*}} monotonic, align 4, !dbg [[LOC]], !tbaa [[TBAA]], !amdgpu.no.fine.grained.memory [[EMPTY]]
 ; CHECK:         cmpxchg ptr %p, i32 {{%.*}}, i32 {{%.*}} monotonic monotonic, align 4, !dbg [[LOC]], !tbaa [[TBAA]], !amdgpu.no.fine.grained.memory [[EMPTY]]
+; CHECK-NOT:     call
+; CHECK:         ret float
   %r = atomicrmw fmin ptr %p, float %v monotonic, align 4, !dbg !8, !tbaa !10, !amdgpu.no.fine.grained.memory !13
   ret float %r, !dbg !8
 }
+; CHECK-NOT: define {{.*}}@fatomic.
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!3, !4}

@@ -9,6 +9,12 @@ times each:
   fatomic         opt -mtriple=... -load-pass-plugin=P -passes=lower-float-atomic-minmax
   fatomic+expand  the two in a row (on x86-64 the integer min/max atomics are
                   themselves expanded later, so this is what codegen pays)
+  fatomic+inline  lower-float-atomic-minmax,always-inline: the helpers
+                  written back at every atomic, as an inliner after the pass
+                  does
+  outline=off     lower-float-atomic-minmax<outline=off>: the lowering
+                  written out at every atomic by the pass itself (and
+                  outline=off+expand, as fatomic+expand)
   floor           opt -mtriple=... -passes=no-op-module (reading the module,
                   the final verifier and teardown, common to all)
 
@@ -115,11 +121,11 @@ def main():
     for discard, (walls, passes) in tables:
         print()
         print("with -discard-value-names" if discard else "value names kept (opt default)")
-        print(f"{'configuration':16} {'opt wall (s)':>13} {'ratio':>7} "
+        print(f"{'configuration':18} {'opt wall (s)':>13} {'ratio':>7} "
               f"{'pass time (s)':>14} {'ratio':>7}")
         for name in walls:
             w = walls[name]
-            line = f"{name:16} {w:13.3f} {w / walls['atomic-expand']:7.2f}"
+            line = f"{name:18} {w:13.3f} {w / walls['atomic-expand']:7.2f}"
             if name in passes:
                 p = passes[name]
                 line += f" {p:14.3f} {p / passes['atomic-expand']:7.2f}"
@@ -128,12 +134,12 @@ def main():
         print()
         print("instructions executed (callgrind), "
               + ("with -discard-value-names" if discard else "value names kept"))
-        print(f"{'configuration':16} {'opt total (M)':>14} {'ratio':>7} "
+        print(f"{'configuration':18} {'opt total (M)':>14} {'ratio':>7} "
               f"{'in the pass (M)':>16} {'ratio':>7}")
         base_total = rows["atomic-expand"][0]
         base_pass = rows["atomic-expand"][1]
         for name, (total, inpass) in rows.items():
-            line = f"{name:16} {total / 1e6:14.1f} {total / base_total:7.2f}"
+            line = f"{name:18} {total / 1e6:14.1f} {total / base_total:7.2f}"
             if inpass is not None:
                 line += f" {inpass / 1e6:16.1f} {inpass / base_pass:7.2f}"
             print(line)
@@ -152,6 +158,16 @@ def configurations(args, bc, discard):
         ("fatomic+expand",
          base + plugin + ["-passes=lower-float-atomic-minmax,atomic-expand"],
          ["LowerFloatAtomicMinMaxPass", "AtomicExpandPass"]),
+        ("fatomic+inline",
+         base + plugin + ["-passes=lower-float-atomic-minmax,always-inline"],
+         ["LowerFloatAtomicMinMaxPass", "AlwaysInlinerPass"]),
+        ("outline=off",
+         base + plugin + ["-passes=lower-float-atomic-minmax<outline=off>"],
+         ["LowerFloatAtomicMinMaxPass"]),
+        ("outline=off+expand",
+         base + plugin
+         + ["-passes=lower-float-atomic-minmax<outline=off>,atomic-expand"],
+         ["LowerFloatAtomicMinMaxPass", "AtomicExpandPass"]),
         ("floor", base + ["-passes=no-op-module"], []),
     ]
 
@@ -159,8 +175,9 @@ def configurations(args, bc, discard):
 # The run() of each pass, as callgrind_annotate names it.
 PASS_FUNCTIONS = {
     "AtomicExpandPass": "llvm::AtomicExpandPass::run(llvm::Function&",
-    "LowerFloatAtomicMinMaxPass":
-        "fatomic::LowerFloatAtomicMinMaxPass::run(llvm::Function&",
+    # The module form (the default) and the function form.
+    "LowerFloatAtomicMinMaxPass": "fatomic::LowerFloatAtomicMinMaxPass::run(llvm::",
+    "AlwaysInlinerPass": "llvm::AlwaysInlinerPass::run(llvm::Module&",
 }
 
 

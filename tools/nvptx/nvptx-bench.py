@@ -7,13 +7,17 @@ Two halves, run on two machines:
   bundle   (here: LLVM 22 and the plugin, no GPU needed)
            Writes one LLVM IR module per kernel flavour (f32/f64, fmax/fmin,
            result used/unused), each holding a benchmark kernel and the
-           special-value kernels.  Every module becomes two PTX files for
-           sm_90: `fatomic` (opt -passes=lower-float-atomic-minmax, then llc)
-           and `expand` (llc alone: AtomicExpand turns the float atomicrmw
-           into a compare-exchange loop).  Checks in the PTX that the
-           benchmark kernel of `fatomic` uses integer atom.max/atom.min and
-           an atomic load and no float min/max, and that the one of `expand`
-           is a loop around atom.cas with a float max/min in it.  Writes the
+           special-value kernels.  Every module becomes three PTX files for
+           sm_90: `fatomic` (opt -passes=lower-float-atomic-minmax<outline=off>,
+           the lowering written out at the atomic as an inliner after the
+           pass leaves it, then llc), `calls` (the pass's default,
+           outline=on, straight into llc: the atomic is a call of a helper
+           function) and `expand` (llc alone: AtomicExpand turns the float
+           atomicrmw into a compare-exchange loop).  Checks in the PTX that
+           the benchmark kernel of `fatomic` uses integer atom.max/atom.min
+           and an atomic load and no float min/max, that the one of `calls`
+           calls a function that does, and that the one of `expand` is a
+           loop around atom.cas with a float max/min in it.  Writes the
            special-value expectations (fatomic-nvptx-expect, from the Core
            reference model), copies this script as run.py, and records a
            manifest.
@@ -78,7 +82,12 @@ TYPES = ("f32", "f64")
 OPS = ("fmax", "fmin")
 ADDRESS_COUNTS = (1, 1024, 1 << 20)
 PATTERNS = ("random", "rising")
-VARIANTS = ("fatomic", "expand")
+VARIANTS = ("fatomic", "calls", "expand")
+# The variants that are fatomic's lowering, checked against its contract;
+# AtomicExpand follows LLVM's fmax/fmin instead.
+LOWERED = ("fatomic", "calls")
+# The pass's outline option per lowered variant.
+OUTLINE = {"fatomic": "off", "calls": "on"}
 
 # The benchmark's shape (the Vulkan anchors use the same).
 THREADS = 1 << 20
@@ -241,12 +250,20 @@ def int_atomics(ty, op):
     return (f"min.s{b}", f"max.u{b}")
 
 
-def check_fatomic_ptx(ptx, ty, op):
-    """Problems with the lowered benchmark kernel, or [] when it is right."""
+def check_fatomic_ptx(ptx, ty, op, calls=False):
+    """Problems with the lowered benchmark kernel, or [] when it is right.
+    With calls, the kernel must call a function, and the atomics are looked
+    for in the whole file (the helper is a .func)."""
     body = ptx_entry(ptx, "bench")
     if body is None:
         return ["no .entry bench"]
     problems = []
+    if calls:
+        if not re.search(r"\bcall(\.uni)?\s", body):
+            problems.append("the bench kernel calls no function")
+        if re.search(r"\batom\.", body):
+            problems.append("the bench kernel has an atomic of its own")
+        body = ptx
     for form in int_atomics(ty, op):
         if not re.search(r"\batom\.[a-z.]*global\." + re.escape(form) + r"\s", body):
             problems.append(f"no atom.global.{form}")
@@ -304,6 +321,7 @@ def ptx_summary(ptx):
     atoms = sorted(set(re.findall(r"\batom\.[a-z0-9.]+", body)))
     loads = sorted(set(re.findall(r"\bld\.relaxed\.[a-z0-9.]+", body)))
     return {"atomics": atoms, "atomic_loads": loads,
+            "calls": len(re.findall(r"\bcall(?:\.uni)?\s", body)),
             "instructions": sum(1 for l in body.splitlines()
                                 if l.startswith("\t") and not l.strip().startswith("//")
                                 and not l.strip().startswith("."))}
@@ -351,28 +369,37 @@ def cmd_bundle(args):
     try:
         os.makedirs(os.path.join(work, "ir"))
         os.makedirs(os.path.join(work, "ptx"))
-        passes = "lower-float-atomic-minmax"
-        if args.pass_options:
-            passes += f"<{args.pass_options}>"
+        if "outline" in args.pass_options:
+            raise Failure("--pass-options: outline= is set per variant "
+                          "(fatomic: off, calls: on)")
+        passes = {v: "lower-float-atomic-minmax<outline=" + OUTLINE[v]
+                  + (";" + args.pass_options if args.pass_options else "") + ">"
+                  for v in LOWERED}
         kernels = []
         report = []
         for ty, op, used in all_kernels():
             name = kernel_name(ty, op, used)
             ll = os.path.join(work, "ir", name + ".ll")
-            lowered = os.path.join(work, "ir", name + ".fatomic.ll")
             with open(ll, "w") as f:
                 f.write(emit_ir(ty, op, used))
-            run_tool([args.opt, "-load-pass-plugin=" + args.plugin,
-                      "-passes=" + passes, "-S", ll, "-o", lowered],
-                     f"opt on {name}")
+            sources = {"expand": ll}
+            for v in LOWERED:
+                sources[v] = os.path.join(work, "ir", f"{name}.{v}.ll")
+                run_tool([args.opt, "-load-pass-plugin=" + args.plugin,
+                          "-passes=" + passes[v], "-S", ll, "-o", sources[v]],
+                         f"opt on {name} ({v})")
             files = {}
-            for variant, source in (("fatomic", lowered), ("expand", ll)):
+            for variant in VARIANTS:
+                source = sources[variant]
                 ptx = os.path.join(work, "ptx", f"{name}.{variant}.ptx")
                 run_tool([args.llc, "-O3", "-mtriple=" + TRIPLE, "-mcpu=" + CPU,
                           source, "-o", ptx], f"llc on {name} ({variant})")
                 text = open(ptx).read()
-                check = check_fatomic_ptx if variant == "fatomic" else check_expand_ptx
-                problems = check(text, ty, op)
+                if variant == "expand":
+                    problems = check_expand_ptx(text, ty, op)
+                else:
+                    problems = check_fatomic_ptx(text, ty, op,
+                                                 calls=variant == "calls")
                 if problems:
                     raise Failure(f"{os.path.basename(ptx)}: " + "; ".join(problems))
                 if args.ptxas:
@@ -382,7 +409,8 @@ def cmd_bundle(args):
                 report.append(f"{name}.{variant}.ptx: bench kernel "
                               f"{summary['instructions']} PTX instructions; "
                               f"atomics {' '.join(summary['atomics'])}; "
-                              f"atomic loads {' '.join(summary['atomic_loads']) or '-'}")
+                              f"atomic loads {' '.join(summary['atomic_loads']) or '-'}"
+                              + (f"; calls {summary['calls']}" if summary["calls"] else ""))
                 files[variant] = {"ptx": os.path.relpath(ptx, work),
                                   "sha256": hashlib.sha256(text.encode()).hexdigest(),
                                   "bench": summary}
@@ -410,7 +438,7 @@ def cmd_bundle(args):
         shutil.rmtree(work, ignore_errors=True)
         raise
     print(f"{PROG}: bundle in {out}: {len(kernels)} kernel modules, "
-          f"{2 * len(kernels)} PTX files (checked"
+          f"{len(VARIANTS) * len(kernels)} PTX files (checked"
           f"{', assembled with ptxas' if args.ptxas else ''}), special.json, run.py")
     print("\n".join(report))
     return 0
@@ -716,14 +744,14 @@ def cmd_run(args):
                          "first_problem": first,
                          # AtomicExpand follows LLVM's fmax/fmin (maxnum:
                          # either zero, any NaN), not fatomic's contract.
-                         "checked": variant == "fatomic", "pass": ok}
+                         "checked": variant in LOWERED, "pass": ok}
                 results["special"].append(entry)
-                verdict = "PASS" if ok else ("FAIL" if variant == "fatomic" else "differs")
+                verdict = "PASS" if ok else ("FAIL" if variant in LOWERED else "differs")
                 log(f"special {k['name']:16} {entry['ordering']:9} {variant:7} "
                     f"{verdict}: {bad_mem} of {len(case['init'])} addresses differ "
                     f"from the reference, {bad_ret} returned values unreachable"
                     + (f"; {first}" if first else ""))
-                if variant == "fatomic" and not ok:
+                if variant in LOWERED and not ok:
                     failures.append(f"special {k['name']} {kernel}: {first}")
     save()
 
@@ -797,9 +825,10 @@ def cmd_run(args):
                         log(f"{ty} {op} result={'used  ' if used else 'unused'} "
                             f"addrs={count:<8} values={pattern:6} "
                             f"fatomic {row['fatomic']['ms_median']:9.3f} ms  "
+                            f"calls {row['calls']['ms_median']:9.3f} ms  "
                             f"expand {row['expand']['ms_median']:9.3f} ms  "
                             f"fatomic/expand {ratio:6.3f}  "
-                            f"memory {'ok' if not (row['fatomic']['memory_bad_runs'] or row['expand']['memory_bad_runs']) else 'WRONG'}"
+                            f"memory {'ok' if not any(row[v]['memory_bad_runs'] for v in VARIANTS) else 'WRONG'}"
                             f"  (host expectation {host_s:.1f} s)")
                     del dst
                     save()
@@ -900,6 +929,14 @@ def cmd_selftest(args):
             ty, op = k["type"], k["op"]
             expect(check_fatomic_ptx(texts["fatomic"], ty, op) == [],
                    f"{k['name']} fatomic PTX check")
+            expect(check_fatomic_ptx(texts["calls"], ty, op, calls=True) == [],
+                   f"{k['name']} calls PTX check")
+            expect(check_fatomic_ptx(texts["calls"], ty, op) != [],
+                   f"{k['name']}: the fatomic check accepts the calls PTX")
+            expect(check_fatomic_ptx(texts["fatomic"], ty, op, calls=True) != [],
+                   f"{k['name']}: the calls check accepts the fatomic PTX")
+            expect(check_fatomic_ptx(texts["expand"], ty, op, calls=True) != [],
+                   f"{k['name']}: the calls check accepts the expand PTX")
             expect(check_expand_ptx(texts["expand"], ty, op) == [],
                    f"{k['name']} expand PTX check")
             # The checks must tell the two apart.

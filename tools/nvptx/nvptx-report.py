@@ -4,8 +4,9 @@
 
 The page states how the figures were taken, the device and tool versions
 from the JSON, the special-value correctness results, and one table per
-type and operation: median kernel time of fatomic's lowering and of LLVM's
-AtomicExpand compare-exchange loop, and their ratio (fatomic time /
+type and operation: median kernel time of fatomic's lowering (written out
+at the atomic, and left in helper functions that the kernel calls) and of
+LLVM's AtomicExpand compare-exchange loop, and the ratios (fatomic time /
 AtomicExpand time: below 1 means fatomic is faster).
 
 Refuses results that are incomplete, that failed a correctness check, or
@@ -40,19 +41,24 @@ round's, so memory keeps changing and the early-out rarely applies).  Memory sta
 address and value scheme is that of the Vulkan measurements in
 `shared/anchors/gpubench`.
 
-Each module is compiled twice with `llc-22 -O3 -mtriple=nvptx64-nvidia-cuda
--mcpu=sm_90`:
+Each module is compiled three times with `llc-22 -O3
+-mtriple=nvptx64-nvidia-cuda -mcpu=sm_90`:
 
-- **fatomic**: after `opt-22 -passes=lower-float-atomic-minmax` (default
-  options: `nan=number`, sign dispatch, early-out).  The PTX has the atomic
+- **fatomic**: after `opt-22 -passes='lower-float-atomic-minmax<outline=off>'`
+  (otherwise default options: `nan=number`, sign dispatch, early-out): the
+  lowering written out at the atomic, which is also what an inliner after
+  the pass (the default `outline=on`) leaves.  The PTX has the atomic
   load (`ld.relaxed.gpu.global`), the two integer atomics of the sign
   dispatch (`atom.global.max.s32` / `atom.global.min.u32` for fmax, and so
   on) and the compare-exchange only in the NaN fix-up.
+- **calls**: after `opt-22 -passes=lower-float-atomic-minmax` (the default,
+  `outline=on`) straight into llc, where no inliner runs: the kernel calls
+  a helper function (a PTX `.func`) that holds the same code.
 - **AtomicExpand**: the module as it is; LLVM's AtomicExpand pass turns the
   float `atomicrmw` into a loop of `max.f32`/`min.f32` and
   `atom.global.cas`.
 
-The bundle step checks both shapes in the PTX.  On the GPU the PTX is loaded
+The bundle step checks the three shapes in the PTX.  On the GPU the PTX is loaded
 with CuPy's `RawModule` (the driver compiles it); each case runs once to warm
 up and then {runs} times, timed with CUDA events around the kernel alone;
 the table gives the median.  After every launch, the memory is compared bit
@@ -128,8 +134,13 @@ def render(data, log_name):
                f"{dev['compute_capability']}, {dev['multiprocessors']} SMs; "
                f"CUDA driver {dev['driver']}, runtime {dev['runtime']}; "
                f"CuPy {dev['cupy']}, numpy {dev['numpy']}.")
-    out.append(f"- Bundle: commit {bundle.get('commit')}, "
-               f"`{bundle.get('passes')}`, {bundle.get('llc')}.")
+    passes = bundle.get("passes")
+    if isinstance(passes, dict):  # one pipeline per lowered variant
+        passes = "; ".join(f"{v}: `{p}`" for v, p in passes.items())
+    else:
+        passes = f"`{passes}`"
+    out.append(f"- Bundle: commit {bundle.get('commit')}, {passes}, "
+               f"{bundle.get('llc')}.")
     out.append(f"- {cfg['threads']:,} threads × {cfg['iters']} atomics per "
                f"launch, median of {cfg['runs']} timed launches; the whole "
                f"run took {data.get('elapsed_s')} s.\n")
@@ -138,7 +149,8 @@ def render(data, log_name):
     special = data["special"]
     checked = [s for s in special if s["checked"]]
     passed = sum(1 for s in checked if s["pass"])
-    out.append(f"- Special values, fatomic: {passed} of {len(checked)} kernel "
+    out.append(f"- Special values, fatomic (written out, and calls): {passed} "
+               f"of {len(checked)} kernel "
                "runs left exactly the reference model's memory with every "
                "returned value reachable.")
     differs = [s for s in special if not s["checked"] and not s["pass"]]
@@ -163,8 +175,8 @@ def render(data, log_name):
 
     out.append("## Kernel time\n")
     out.append("Median time of one launch in ms; ratio = fatomic / "
-               "AtomicExpand (below 1: fatomic faster); Gatomic/s counts "
-               "every thread's atomics.\n")
+               "AtomicExpand (below 1: fatomic faster), calls ratio = calls / "
+               "AtomicExpand; Gatomic/s counts every thread's atomics.\n")
     by_key = {}
     for t in timings:
         by_key[(t["type"], t["op"], t["used"], t["addresses"], t["values"],
@@ -173,27 +185,42 @@ def render(data, log_name):
         for op in ("fmax", "fmin"):
             out.append(f"### {ty} {op}\n")
             out.append("| result | addresses | values | fatomic ms | "
-                       "AtomicExpand ms | ratio | fatomic Gatomic/s | "
-                       "AtomicExpand Gatomic/s |")
-            out.append("|---|---:|---|---:|---:|---:|---:|---:|")
+                       "calls ms | AtomicExpand ms | ratio | calls ratio | "
+                       "fatomic Gatomic/s | AtomicExpand Gatomic/s |")
+            out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
             for used in (False, True):
                 for values in ("random", "rising"):
                     for count in (1, 1024, 1 << 20):
                         f = by_key.get((ty, op, used, count, values, "fatomic"))
                         e = by_key.get((ty, op, used, count, values, "expand"))
+                        c = by_key.get((ty, op, used, count, values, "calls"))
                         if not f or not e:
                             continue
                         ratio = f["ms_median"] / e["ms_median"]
+                        calls = (f"{fmt_ms(c['ms_median'])} | " if c else "- | ")
+                        calls_ratio = (f"{c['ms_median'] / e['ms_median']:.3f}"
+                                       if c else "-")
                         out.append(
                             f"| {'used' if used else 'unused'} | {count:,} | "
-                            f"{values} | {fmt_ms(f['ms_median'])} | "
+                            f"{values} | {fmt_ms(f['ms_median'])} | {calls}"
                             f"{fmt_ms(e['ms_median'])} | {ratio:.3f} | "
+                            f"{calls_ratio} | "
                             f"{f['gatomics_per_s']:.2f} | "
                             f"{e['gatomics_per_s']:.2f} |")
             out.append("")
+    out.append("## Summary\n")
+    for variant, label in (("fatomic", "fatomic"), ("calls", "calls")):
+        summary = summarize(by_key, variant, label)
+        if summary:
+            out.append(summary)
+    return "\n".join(out)
+
+
+def summarize(by_key, variant, label):
+    """One sentence on the range of one variant's ratios, or None."""
     ratios = []
-    for (ty, op, used, count, values, variant), f in by_key.items():
-        if variant == "fatomic":
+    for (ty, op, used, count, values, v), f in by_key.items():
+        if v == variant:
             e = by_key.get((ty, op, used, count, values, "expand"))
             if e:
                 ratios.append((f["ms_median"] / e["ms_median"], ty, op, used,
@@ -201,16 +228,15 @@ def render(data, log_name):
     if ratios:
         ratios.sort()
         best, worst = ratios[0], ratios[-1]
-        out.append("## Summary\n")
-        out.append(f"Across the {len(ratios)} cases the ratio runs from "
+        return (f"{label}: across the {len(ratios)} cases the ratio runs from "
                    f"{best[0]:.3f} ({best[1]} {best[2]}, "
                    f"{best[4]:,} addresses, {best[5]}, result "
                    f"{'used' if best[3] else 'unused'}) to {worst[0]:.3f} "
                    f"({worst[1]} {worst[2]}, {worst[4]:,} addresses, "
                    f"{worst[5]}, result {'used' if worst[3] else 'unused'}); "
                    f"{sum(1 for r in ratios if r[0] < 1)} cases are faster "
-                   "with fatomic.\n")
-    return "\n".join(out)
+                   "than AtomicExpand.\n")
+    return None
 
 
 def render_pending():

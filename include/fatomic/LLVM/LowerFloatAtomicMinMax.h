@@ -41,6 +41,21 @@
 // both.  Signed zero is ordered -0 < +0; subnormals are preserved.  The result
 // of every lowered atomic is the memory value its first atomic access saw.
 //
+// Outlining (`outline=on`, the default of the module pass): every atomicrmw
+// of one kind (operation, type, ordering, syncscope, address space,
+// volatility, alignment) becomes a call of one helper function,
+//   define internal T @fatomic.<op>.<type>.<ordering>[...](ptr %p, T %v)
+//       alwaysinline nounwind
+// that holds the lowering above and is made once per module, so that the
+// pass adds about nothing per atomic.  The inliner of any -O level, or
+// `always-inline`, writes the helper back at each call; where no inliner runs
+// afterwards (opt's output straight into llc), the calls stay.  Written out
+// at each atomic instead (as with `outline=off`): DXIL calls, every atomic of
+// a module whose triple is dxil (DXIL has no calls to defined functions),
+// atomics that carry metadata other than a debug location, and everything
+// the function form of the pass (`function(lower-float-atomic-minmax)`)
+// lowers, since a function pass may not add functions.
+//
 // Left alone: every other atomic, FP types other than the four above, vectors
 // wider than 64 bits, DXIL atomicBinOp calls with other op codes.  A DXIL float
 // atomicBinOp that cannot be lowered (an overload other than f32/f64, a
@@ -52,12 +67,15 @@
 // Parameters are the fatomic option string (Options.h), items separated by
 // ';' (',' is also accepted by the option parser but ends a pass in a
 // pipeline string): nan=number|propagate|fast, strategy=dispatch|cas,
-// early-out=on|off.  native= and images= apply to SPIR-V only and are
-// rejected here.
+// early-out=on|off, outline=on|off.  native= and images= apply to SPIR-V only
+// and are rejected here.  At the top level of a pipeline the name is the
+// module pass; inside function(...) it is the function pass, which rejects
+// outline=on.
 //
 // Static linking: link fatomic_llvm and call registerLowerFloatAtomicMinMax
 // on a PassBuilder, or use getFatomicPluginInfo() where a
-// PassPluginLibraryInfo is expected.
+// PassPluginLibraryInfo is expected.  The pass class runs on a Module
+// (outlining as its options say) and on a Function (in place).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H
@@ -87,6 +105,12 @@ public:
   explicit LowerFloatAtomicMinMaxPass(LoweringOptions Options = {})
       : Options(std::move(Options)) {}
 
+  /// Lowers every function of \p M, through helper functions unless the
+  /// options say outline=off or the module is DXIL.
+  llvm::PreservedAnalyses run(llvm::Module &M,
+                              llvm::ModuleAnalysisManager &MAM);
+
+  /// Lowers \p F in place, whatever the outline option says.
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
 

@@ -7,7 +7,8 @@ the operation and whether the result is used), sequentially, with NaN
 handling of the `number` policy.  The device it reports is named
 "EMULATED" so that nothing it produces passes for a measurement
 (nvptx-report.py refuses it).  With FAKE_CUPY_CORRUPT=1 it flips a bit of
-the memory after each fatomic kernel, so that the checks must fail.
+the memory after each of fatomic's kernels (written out and calls), so
+that the checks must fail.
 """
 
 import os
@@ -107,7 +108,7 @@ class _Function:
             self._bench(threads, *args)
         else:
             self._special(*args)
-        if self.m.variant == "fatomic" and os.environ.get("FAKE_CUPY_CORRUPT"):
+        if self.m.variant != "expand" and os.environ.get("FAKE_CUPY_CORRUPT"):
             dst = args[1] if self.name == "bench" else args[2]
             dst.view(numpy.uint8)[0] ^= 1
 
@@ -147,7 +148,7 @@ class _Function:
 
 class RawModule:
     def __init__(self, path):
-        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|expand)\.ptx$",
+        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|expand)\.ptx$",
                      os.path.basename(path))
         if not m or ".entry bench(" not in open(path).read():
             raise ValueError(f"fake cupy: not a benchmark PTX file: {path}")
