@@ -1240,12 +1240,14 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
 
 namespace {
 
-/// Parses `lower-float-atomic-minmax<PARAMS>` for a pipeline of \p Level
-/// ("module" or "function").  A parse callback can only decline a name, so
-/// the reason is printed here; the parser then rejects the name.  The
+/// Parses `lower-float-atomic-minmax<PARAMS>` for a function pipeline
+/// (\p FunctionLevel) or a module pipeline.  A parse callback can only
+/// decline a name, so the reason is printed here; the parser then rejects
+/// the name.  The
 /// parser offers a top-level name to the module callbacks and then to the
-/// function callbacks, so the same message would come twice: it is printed
-/// once.
+/// function callbacks, so the same message would come twice: the function
+/// callback leaves out the message that the module callback has just
+/// printed.
 std::optional<LoweringOptions> parseForPipeline(StringRef Name,
                                                 bool FunctionLevel) {
   StringRef PassName = LowerFloatAtomicMinMaxPass::PipelineName;
@@ -1261,11 +1263,16 @@ std::optional<LoweringOptions> parseForPipeline(StringRef Name,
             "outline=off",
         inconvertibleErrorCode());
   if (!Options) {
-    static std::string LastReported;
+    // What the module callback reported, which the function callback,
+    // offered the same name next, does not repeat.
+    static std::string ReportedByModule;
     std::string Message = toString(Options.takeError());
-    if (Message != LastReported)
+    if (!FunctionLevel || Message != ReportedByModule)
       errs() << "error: " << Message << '\n';
-    LastReported = std::move(Message);
+    if (FunctionLevel)
+      ReportedByModule.clear();
+    else
+      ReportedByModule = std::move(Message);
     return std::nullopt;
   }
   if (FunctionLevel) {

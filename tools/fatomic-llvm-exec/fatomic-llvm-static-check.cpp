@@ -1,8 +1,10 @@
 //===- fatomic-llvm-static-check.cpp - The pass linked in statically ------===//
 //
 // Links fatomic_llvm into a tool (no plugin), registers the pass with a
-// PassBuilder, runs `lower-float-atomic-minmax<nan=fast>` on a small module
-// and checks that no float min/max atomic is left and the module verifies.
+// PassBuilder, runs `lower-float-atomic-minmax<nan=fast>` on a small module,
+// as the module pass and as the function pass, and checks that no float
+// min/max atomic is left, the helper functions, and that the module
+// verifies.
 // Exit status 0 on success.
 //
 //===----------------------------------------------------------------------===//
@@ -32,13 +34,16 @@ define double @g(ptr %p, double %v) {
 }
 )";
 
-int main() {
+/// Runs \p Pipeline on a fresh copy of Source and checks that no float
+/// min/max atomic is left, that integer atomics are, that the module
+/// verifies and that it has \p Helpers helper functions.
+static bool check(const char *Pipeline, unsigned Helpers) {
   LLVMContext Ctx;
   SMDiagnostic Diag;
   std::unique_ptr<Module> M = parseAssemblyString(Source, Diag, Ctx);
   if (!M) {
     Diag.print("fatomic-llvm-static-check", errs());
-    return 1;
+    return false;
   }
 
   PassBuilder PB;
@@ -54,10 +59,9 @@ int main() {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
   ModulePassManager MPM;
-  if (Error E = PB.parsePassPipeline(
-          MPM, "function(lower-float-atomic-minmax<nan=fast>)")) {
+  if (Error E = PB.parsePassPipeline(MPM, Pipeline)) {
     errs() << "fatomic-llvm-static-check: " << toString(std::move(E)) << '\n';
-    return 1;
+    return false;
   }
   // The parameters are checked here too.
   ModulePassManager Bad;
@@ -65,23 +69,36 @@ int main() {
     consumeError(std::move(E));
   else {
     errs() << "fatomic-llvm-static-check: a bad parameter was accepted\n";
-    return 1;
+    return false;
   }
 
   MPM.run(*M, MAM);
 
-  unsigned Left = 0, IntegerAtomics = 0;
-  for (Function &F : *M)
+  unsigned Left = 0, IntegerAtomics = 0, Made = 0;
+  for (Function &F : *M) {
+    Made += F.hasInternalLinkage() && F.getName().starts_with("fatomic.");
     for (Instruction &I : instructions(F))
       if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
         (RMW->isFloatingPointOperation() ? Left : IntegerAtomics) += 1;
-  if (verifyModule(*M, &errs()) || Left || !IntegerAtomics) {
-    errs() << "fatomic-llvm-static-check: " << Left
-           << " float atomics left, " << IntegerAtomics
-           << " integer atomics\n";
-    return 1;
   }
-  outs() << "fatomic-llvm-static-check: ok, " << IntegerAtomics
-         << " integer atomics\n";
-  return 0;
+  if (verifyModule(*M, &errs()) || Left || !IntegerAtomics ||
+      Made != Helpers) {
+    errs() << "fatomic-llvm-static-check: " << Pipeline << ": " << Left
+           << " float atomics left, " << IntegerAtomics
+           << " integer atomics, " << Made << " helper functions (expected "
+           << Helpers << ")\n";
+    return false;
+  }
+  outs() << "fatomic-llvm-static-check: " << Pipeline << ": ok, "
+         << IntegerAtomics << " integer atomics, " << Made
+         << " helper functions\n";
+  return true;
+}
+
+int main() {
+  // The module pass (one helper per kind of atomic, two here) and the
+  // function form (in place).
+  bool Ok = check("lower-float-atomic-minmax<nan=fast>", 2);
+  Ok &= check("function(lower-float-atomic-minmax<nan=fast>)", 0);
+  return Ok ? 0 : 1;
 }
