@@ -63,6 +63,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h"
@@ -1282,27 +1283,23 @@ std::optional<LoweringOptions> parseForPipeline(StringRef Name,
   return std::move(*Options);
 }
 
+/// The pipeline parsing callback for a ModulePassManager or a
+/// FunctionPassManager.
+template <typename PassManagerT>
+bool parseIntoPipeline(StringRef Name, PassManagerT &PM,
+                       ArrayRef<PassBuilder::PipelineElement>) {
+  std::optional<LoweringOptions> Options = parseForPipeline(
+      Name, std::is_same_v<PassManagerT, FunctionPassManager>);
+  if (Options)
+    PM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
+  return Options.has_value();
+}
+
 } // namespace
 
 void registerLowerFloatAtomicMinMax(PassBuilder &PB) {
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-        std::optional<LoweringOptions> Options =
-            parseForPipeline(Name, /*FunctionLevel=*/false);
-        if (Options)
-          MPM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
-        return Options.has_value();
-      });
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, FunctionPassManager &FPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-        std::optional<LoweringOptions> Options =
-            parseForPipeline(Name, /*FunctionLevel=*/true);
-        if (Options)
-          FPM.addPass(LowerFloatAtomicMinMaxPass(std::move(*Options)));
-        return Options.has_value();
-      });
+  PB.registerPipelineParsingCallback(parseIntoPipeline<ModulePassManager>);
+  PB.registerPipelineParsingCallback(parseIntoPipeline<FunctionPassManager>);
 }
 
 PassPluginLibraryInfo getFatomicPluginInfo() {
