@@ -1065,9 +1065,13 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
   SmallVector<AtomicRMWInst *, 8> ToOutline;
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-      if (auto A = classifyAtomicRMW(*RMW))
-        (Outline && Outliner::canOutline(*RMW) ? ToOutline.push_back(RMW)
-                                                : Atomics.push_back(*A));
+      std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
+      if (!A)
+        continue;
+      if (Outline && Outliner::canOutline(*RMW))
+        ToOutline.push_back(RMW);
+      else
+        Atomics.push_back(*A);
       continue;
     }
     auto *CI = dyn_cast<CallInst>(&I);
@@ -1157,14 +1161,15 @@ Function *Outliner::makeHelper(AtomicRMWInst &RMW) {
 }
 
 /// A float overload is not DXIL: drops the declarations in \p Callees that
-/// the rewrite left unused (never one that had no calls to begin with),
-/// after \p Clear has dropped their cached analyses.
-template <typename ClearFn>
-void eraseUnusedDxilCallees(ArrayRef<Function *> Callees, ClearFn Clear) {
+/// the rewrite left unused (never one that had no calls to begin with), and
+/// their cached analyses first.  Only declarations are erased, never a
+/// function being visited.
+void eraseUnusedDxilCallees(ArrayRef<Function *> Callees,
+                            FunctionAnalysisManager &FAM) {
   for (Function *Callee : Callees) {
     if (!Callee->use_empty())
       continue;
-    Clear(*Callee);
+    FAM.clear(*Callee, Callee->getName());
     Callee->eraseFromParent();
   }
 }
@@ -1190,11 +1195,9 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Module &M,
                              DxilCallees);
   if (!Changed)
     return PreservedAnalyses::all();
-  FunctionAnalysisManager &FAM =
-      AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  eraseUnusedDxilCallees(DxilCallees.getArrayRef(), [&](Function &Callee) {
-    FAM.clear(Callee, Callee.getName());
-  });
+  eraseUnusedDxilCallees(
+      DxilCallees.getArrayRef(),
+      AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager());
   return PreservedAnalyses::none();
 }
 
@@ -1204,10 +1207,7 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
   SmallSetVector<Function *, 2> DxilCallees;
   if (!lowerFunction(F, Options, /*Outline=*/nullptr, DxilCallees))
     return PreservedAnalyses::all();
-  // Only declarations are erased, never the function being visited.
-  eraseUnusedDxilCallees(DxilCallees.getArrayRef(), [&](Function &Callee) {
-    AM.clear(Callee, Callee.getName());
-  });
+  eraseUnusedDxilCallees(DxilCallees.getArrayRef(), AM);
   return PreservedAnalyses::none();
 }
 
@@ -1244,11 +1244,10 @@ namespace {
 /// Parses `lower-float-atomic-minmax<PARAMS>` for a function pipeline
 /// (\p FunctionLevel) or a module pipeline.  A parse callback can only
 /// decline a name, so the reason is printed here; the parser then rejects
-/// the name.  The
-/// parser offers a top-level name to the module callbacks and then to the
-/// function callbacks, so the same message would come twice: the function
-/// callback leaves out the message that the module callback has just
-/// printed.
+/// the name.  The parser offers a top-level name to the module callbacks and
+/// then to the function callbacks, so the same message would come twice:
+/// the function callback leaves out the message that the module callback
+/// has just printed (per thread, as pipelines may be parsed in several).
 std::optional<LoweringOptions> parseForPipeline(StringRef Name,
                                                 bool FunctionLevel) {
   StringRef PassName = LowerFloatAtomicMinMaxPass::PipelineName;
@@ -1266,7 +1265,7 @@ std::optional<LoweringOptions> parseForPipeline(StringRef Name,
   if (!Options) {
     // What the module callback reported, which the function callback,
     // offered the same name next, does not repeat.
-    static std::string ReportedByModule;
+    static thread_local std::string ReportedByModule;
     std::string Message = toString(Options.takeError());
     if (!FunctionLevel || Message != ReportedByModule)
       errs() << "error: " << Message << '\n';
