@@ -21,6 +21,16 @@
 //                                  (default on), or write the lowering out
 //                                  at every atomic (SPIR-V and the LLVM
 //                                  module pass; DXIL is always written out)
+//   writers=module|any             who may write the memory of a lowered
+//                                  atomic while it runs.  module (default):
+//                                  only this module's code, so a cheaper
+//                                  form is used where the pass proves that
+//                                  every write to that memory in the module
+//                                  keeps it exact (docs/semantics.md,
+//                                  "Concurrency"); any: anything, including
+//                                  other shaders, so every atomic gets the
+//                                  form that is linearizable against any
+//                                  writer
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -43,6 +53,14 @@ enum class Strategy : unsigned char { Dispatch, Cas };
 
 const char *toString(Strategy S);
 
+/// Who may write the memory of a lowered atomic while it runs (writers=).
+enum class WriterScope : unsigned char {
+  Module, ///< only code of the module being lowered (the default)
+  Any,    ///< anything, other shaders and the host included
+};
+
+const char *toString(WriterScope W);
+
 struct LoweringOptions {
   /// Unset: the operation's default policy.
   std::optional<NanPolicy> Nan;
@@ -54,6 +72,8 @@ struct LoweringOptions {
   /// Whether outline= was given (where the LLVM plugin's default differs:
   /// the function form and the default pipelines write the lowering out).
   bool OutlineGiven = false;
+  /// writers=: where the cheaper, proof-dependent forms may be used.
+  WriterScope Writers = WriterScope::Module;
   /// Features named with native=...; merged into the target model.
   std::vector<Feature> Native;
 

@@ -8,6 +8,10 @@ const char *toString(Strategy S) {
   return S == Strategy::Dispatch ? "dispatch" : "cas";
 }
 
+const char *toString(WriterScope W) {
+  return W == WriterScope::Module ? "module" : "any";
+}
+
 namespace {
 
 std::string_view trim(std::string_view S) {
@@ -76,6 +80,15 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     Opts.OutlineGiven = true;
     return true;
   }
+  if (Key == "writers") {
+    if (Value == "module")
+      Opts.Writers = WriterScope::Module;
+    else if (Value == "any")
+      Opts.Writers = WriterScope::Any;
+    else
+      return badValue(Error, Key, Value, "module or any");
+    return true;
+  }
   if (Key == "native") {
     std::string_view Rest = Value;
     if (Rest.empty())
@@ -102,7 +115,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   Error = "unknown option '" + std::string(Key) +
-          "' (expected nan, strategy, early-out, native, images or outline)";
+          "' (expected nan, strategy, early-out, native, images, outline or writers)";
   return false;
 }
 
@@ -139,6 +152,8 @@ std::string LoweringOptions::str() const {
     S += ",images=retype";
   if (OutlineGiven)
     S += std::string(",outline=") + (Outline ? "on" : "off");
+  if (Writers != WriterScope::Module)
+    S += std::string(",writers=") + toString(Writers);
   return S;
 }
 

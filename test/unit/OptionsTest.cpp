@@ -17,6 +17,7 @@ TEST(Options, DefaultsFromEmptyString) {
   EXPECT_FALSE(O->RetypeImages);
   EXPECT_TRUE(O->Outline);
   EXPECT_FALSE(O->OutlineGiven);
+  EXPECT_EQ(O->Writers, WriterScope::Module);
   EXPECT_EQ(O->policyFor(NanPolicy::Number), NanPolicy::Number);
   EXPECT_EQ(O->policyFor(NanPolicy::Propagate), NanPolicy::Propagate);
 }
@@ -25,7 +26,7 @@ TEST(Options, AllKeysBothSeparators) {
   std::string Err;
   auto O = parseOptions("nan=propagate;strategy=cas,early-out=off;"
                         "native=shaderBufferFloat32AtomicMinMax+shaderSharedInt64Atomics,"
-                        "images=retype;outline=off",
+                        "images=retype;outline=off;writers=any",
                         Err);
   ASSERT_TRUE(O) << Err;
   EXPECT_EQ(O->Nan, NanPolicy::Propagate);
@@ -34,6 +35,7 @@ TEST(Options, AllKeysBothSeparators) {
   EXPECT_TRUE(O->RetypeImages);
   EXPECT_FALSE(O->Outline);
   EXPECT_TRUE(O->OutlineGiven);
+  EXPECT_EQ(O->Writers, WriterScope::Any);
   ASSERT_EQ(O->Native.size(), 2u);
   EXPECT_EQ(O->Native[0], Feature::ShaderBufferFloat32AtomicMinMax);
   EXPECT_EQ(O->Native[1], Feature::ShaderSharedInt64Atomics);
@@ -59,6 +61,9 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_FALSE(parseOptions("images=alias", Err));
   EXPECT_FALSE(parseOptions("outline=maybe", Err));
   EXPECT_NE(Err.find("'outline'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("writers=some", Err));
+  EXPECT_NE(Err.find("'writers'"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("module or any"), std::string::npos) << Err;
 }
 
 TEST(NanPolicy, ParsePrintRoundTrip) {
