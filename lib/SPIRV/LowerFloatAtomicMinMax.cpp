@@ -2055,13 +2055,14 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
-  // SPIR-V's limits: ids below 4194304 (what parse() accepts), and at most
+  // SPIR-V's limits (2.17, Universal Limits): an id bound of at most
+  // 4194303 (parse() accepts up to 4194304 for --max-id-bound), and at most
   // 65535 words per instruction (an entry point's interface list or a block
   // type can grow by one).
   std::string Limit;
-  if (M.bound() > 0x400000)
+  if (M.bound() > 0x3FFFFF)
     Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
-            ", above the SPIR-V limit of 4194304 (the input's bound is " +
+            ", above the SPIR-V limit of 4194303 (the input's bound is " +
             std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
   M.forEachPlaced([&](InstRef R) {
     const Inst &I = M.inst(R);
