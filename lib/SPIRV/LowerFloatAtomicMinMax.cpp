@@ -1461,6 +1461,25 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
   }
 }
 
+bool isLineInst(const Module &M, InstRef R) {
+  const Op O = M.inst(R).Opcode;
+  return O == Op::OpLine || O == Op::OpNoLine;
+}
+
+/// How many of the first \p Limit instructions of \p Body are the block's
+/// phis, with the OpLine/OpNoLine that may stand among them: up to and
+/// including the last phi of that leading run.
+size_t leadingPhis(const Module &M, const std::vector<InstRef> &Body, size_t Limit) {
+  size_t N = 0;
+  for (size_t K = 0; K < Limit; ++K) {
+    if (M.inst(Body[K]).Opcode == Op::OpPhi)
+      N = K + 1;
+    else if (!isLineInst(M, Body[K]))
+      break;
+  }
+  return N;
+}
+
 } // namespace
 
 void Lowering::lowerBlocks(Function &F) {
@@ -1509,9 +1528,7 @@ void Lowering::lowerBlocks(Function &F) {
       Block Header;
       Header.Label = OrigLabel;
       Header.LabelInst = B.LabelInst;
-      size_t NPhi = 0;
-      while (NPhi < Pos && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
-        ++NPhi;
+      const size_t NPhi = leadingPhis(M, Body, Pos);
       Header.Body.assign(Body.begin(), Body.begin() + NPhi);
       MovedMerge = *LM;
       Header.Body.push_back(MovedMerge);
@@ -1567,6 +1584,8 @@ void Lowering::lowerBlocks(Function &F) {
       if (It == BlockOf.end())
         continue;
       for (InstRef R : F.Blocks[It->second].Body) {
+        if (isLineInst(M, R))
+          continue; // OpLine/OpNoLine may come before a block's phis
         if (M.inst(R).Opcode != Op::OpPhi)
           break;
         for (uint32_t K = 1; K < M.numOperands(R); K += 2)
