@@ -171,6 +171,7 @@ private:
                             S.Kind == MemKind::PointerCast);
   }
   void lowerBlocks(Function &F);
+  void splitOffContinue(std::vector<Block> &Out, InstRef Merge);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
   InstRef callHelper(Site &S);
 
@@ -1564,6 +1565,8 @@ void Lowering::lowerBlocks(Function &F) {
       } else
         Out.back().Body.push_back(R);
     }
+    if (MovedMerge != Module::NoInst && M.operand(MovedMerge, 1) == OrigLabel)
+      splitOffContinue(Out, MovedMerge);
     if (Out.back().Label != OrigLabel && !Out.back().Body.empty())
       Moved.push_back({OrigLabel, Out.back().Label, Out.back().Body.back()});
   }
@@ -1593,6 +1596,22 @@ void Lowering::lowerBlocks(Function &F) {
             M.setOperand(R, K, Mv.Tail);
       }
     }
+}
+
+// A loop that was one block (header, continue target and back-edge block)
+// and is now split: the header's OpLoopMerge named the header as continue
+// target, which the back edge, now leaving from the last piece, no longer
+// post-dominates.  The back-edge branch moves to a new block that becomes
+// the continue target; the last piece branches to it.
+void Lowering::splitOffContinue(std::vector<Block> &Out, InstRef Merge) {
+  Block Cont;
+  Cont.Label = M.newId();
+  Cont.LabelInst = M.create(Op::OpLabel, 0, Cont.Label, {}, 0);
+  std::vector<InstRef> &Last = Out.back().Body;
+  Cont.Body.push_back(Last.back());
+  Last.back() = M.create(Op::OpBranch, 0, 0, {Cont.Label}, 0b1);
+  M.setOperand(Merge, 1, Cont.Label);
+  Out.push_back(std::move(Cont));
 }
 
 // An outlined atomic: a call of the helper function for its kind, made on
