@@ -164,6 +164,8 @@ private:
     uint32_t ResultId = 0;         ///< id of the float result
     std::vector<uint32_t> Indices; ///< access-chain indices from the root
     bool Rebuild = false;          ///< make the chain on S.Root from Indices
+    uint32_t Scope = 0;            ///< helper parameter for a run-time scope
+    uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
   };
   bool outlined(const Site &S) const {
     return Opts.Outline && (S.Kind == MemKind::BufferAlias ||
@@ -1462,6 +1464,20 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
   }
 }
 
+/// Whether \p Id is a constant or spec constant (an id any function may
+/// use), as opposed to a value computed in a function.
+bool isConstantId(const Module &M, uint32_t Id) {
+  switch (M.opOf(Id)) {
+  case Op::OpConstant:
+  case Op::OpConstantNull:
+  case Op::OpSpecConstant:
+  case Op::OpSpecConstantOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isLineInst(const Module &M, InstRef R) {
   const Op O = M.inst(R).Opcode;
   return O == Op::OpLine || O == Op::OpNoLine;
@@ -1659,6 +1675,19 @@ InstRef Lowering::callHelper(Site &S) {
         }
       }
   }
+  // A scope or semantics given by a run-time value (Kernel modules may do
+  // this) is a parameter too: the helper cannot use the caller's ids.
+  bool RunTime[2] = {false, false};
+  for (uint32_t K = 0; K < 2; ++K) {
+    const uint32_t Id = M.operand(S.Atomic, 1 + K);
+    if (isConstantId(M, Id))
+      continue;
+    RunTime[K] = true;
+    Key[3 + K] = 0;
+    Key.push_back(typeOf(Id));
+    Args.push_back(Id);
+    ParamTypes.push_back(typeOf(Id));
+  }
   Args.push_back(Value);
   ParamTypes.push_back(A.TypeId);
 
@@ -1684,13 +1713,15 @@ InstRef Lowering::callHelper(Site &S) {
     X.Value = Params.back();
     X.ResultId = M.newId();
     X.Rebuild = true;
+    size_t P = 0;
     if (S.Kind == MemKind::PointerCast) {
-      X.Ptr = Params[0];
+      X.Ptr = Params[P++];
     } else {
-      size_t P = 0;
       for (uint32_t C : Pattern)
         X.Indices.push_back(C ? C : Params[P++]);
     }
+    X.Scope = RunTime[0] ? Params[P++] : 0;
+    X.Semantics = RunTime[1] ? Params[P++] : 0;
     Block Entry;
     Entry.Label = M.newId();
     Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
@@ -1720,7 +1751,8 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const Inst A = M.inst(S.Atomic);
   const uint32_t W = S.Width;
   const uint32_t ResultId = X.ResultId, FloatType = A.TypeId;
-  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  const uint32_t Scope = X.Scope ? X.Scope : M.operand(S.Atomic, 1);
+  const uint32_t SemId = X.Semantics ? X.Semantics : M.operand(S.Atomic, 2);
   const uint32_t Value = X.Value;
   const NanPolicy Policy = Opts.policyFor(NanPolicy::Number);
 
