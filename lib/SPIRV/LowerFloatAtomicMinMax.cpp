@@ -173,6 +173,8 @@ private:
                             S.Kind == MemKind::PointerCast);
   }
   void lowerBlocks(Function &F);
+  bool isRestrict(InstRef R) const;
+  void dropFalseRestrict();
   void splitOffContinue(std::vector<Block> &Out, InstRef Merge);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
   InstRef callHelper(Site &S);
@@ -630,6 +632,8 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
 
 void Lowering::copyDecorations(uint32_t From, uint32_t To) {
   for (InstRef R : M.decorationsOf(From)) {
+    if (isRestrict(R))
+      continue; // a clone is an alias of the original: never restrict
     const Inst &I = M.inst(R);
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops[0] = To;
@@ -788,7 +792,32 @@ void Lowering::addToInterfaces(uint32_t Original, uint32_t Alias) {
   }
 }
 
+bool Lowering::isRestrict(InstRef R) const {
+  const Inst &I = M.inst(R);
+  const uint32_t Restrict = uint32_t(spv::Decoration::Restrict);
+  return (I.Opcode == Op::OpDecorate && I.Count >= 2 && M.operand(R, 1) == Restrict) ||
+         (I.Opcode == Op::OpMemberDecorate && I.Count >= 3 && M.operand(R, 2) == Restrict);
+}
+
+// The alias variables make Restrict false on the buffer variables they alias
+// and on the struct members their atomics reach: those decorations go.
+// (Aliased is added to a variable that has no Aliased.)
+void Lowering::dropFalseRestrict() {
+  auto &Annotations = M.section(Section::Annotation);
+  const auto False = [&](InstRef R) {
+    if (!isRestrict(R))
+      return false;
+    const uint32_t Target = M.operand(R, 0);
+    if (M.inst(R).Opcode == Op::OpMemberDecorate)
+      return OnPathMembers.count({Target, M.operand(R, 1)}) != 0;
+    return BufferRoots.count(Target) != 0;
+  };
+  Annotations.erase(std::remove_if(Annotations.begin(), Annotations.end(), False),
+                    Annotations.end());
+}
+
 void Lowering::buildBufferAliases() {
+  dropFalseRestrict();
   for (auto &[Root, Indices] : BufferRoots) {
     const uint32_t RootPtrType = typeOf(Root);
     const StorageClass SC = pointerClass(RootPtrType);
@@ -798,7 +827,7 @@ void Lowering::buildBufferAliases() {
         M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
     for (InstRef R : M.decorationsOf(Root)) {
       const Inst &I = M.inst(R);
-      if (I.Opcode != Op::OpDecorate)
+      if (I.Opcode != Op::OpDecorate || isRestrict(R))
         continue;
       std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
       Ops[0] = Alias;
