@@ -2146,6 +2146,9 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
       Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());
     return PassStatus::Failure;
   }
+  // Decorations that groups apply become plain ones, which the lowering
+  // copies to the integer views (the output is only written if it lowers).
+  M.flattenDecorationGroups();
   Lowering L(M, Options, Target, Consumer);
   if (!L.collect()) {
     Failure = L.Failure;
