@@ -122,6 +122,50 @@ bool checkFraming(const std::vector<uint32_t> &Words, std::string &Error) {
   return true;
 }
 
+/// The byte offset where the words of \p Bytes stop framing instructions:
+/// the first instruction with word count 0, an unknown opcode or a count past
+/// the end, or the end of the last whole word.
+size_t framedEnd(const std::vector<char> &Bytes, bool Swapped) {
+  const size_t NumWords = Bytes.size() / 4;
+  const auto Word = [&](size_t I) {
+    uint32_t W;
+    std::memcpy(&W, Bytes.data() + 4 * I, 4);
+    return Swapped ? __builtin_bswap32(W) : W;
+  };
+  size_t I = HeaderWords;
+  while (I < NumWords) {
+    const uint32_t Count = Word(I) >> 16;
+    if (Count == 0 || I + Count > NumWords ||
+        std::string(spvOpcodeString(Word(I) & 0xFFFF)) == "unknown")
+      break;
+    I += Count;
+  }
+  return 4 * I;
+}
+
+/// When \p Bytes is a module followed by text (glslangValidator without
+/// --quiet writes the shader's file name to standard output after the
+/// module), sets \p Error to say so and returns true.
+bool findTrailingText(const std::vector<char> &Bytes, bool Swapped,
+                      std::string &Error) {
+  const size_t End = framedEnd(Bytes, Swapped);
+  if (End <= HeaderWords * 4 || End >= Bytes.size())
+    return false;
+  const std::vector<char> Tail(Bytes.begin() + End, Bytes.end());
+  for (char C : Tail) {
+    const unsigned char U = static_cast<unsigned char>(C);
+    if ((U < 0x20 && U != '\n' && U != '\r' && U != '\t') || U >= 0x7f)
+      return false;
+  }
+  std::string Line(Tail.begin(), Tail.end());
+  Line = Line.substr(0, std::min(Line.find_first_of("\r\n"), size_t(40)));
+  Error = "text after the module: " + std::to_string(Tail.size()) +
+          " bytes at byte " + std::to_string(End) + " (\"" + Line +
+          "\"); glslangValidator writes the shader's file name to standard "
+          "output after the module unless given --quiet";
+  return true;
+}
+
 } // namespace
 
 std::string displayName(const std::string &Path) {
@@ -167,6 +211,9 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
                                     : "");
     return false;
   }
+  if (Bytes.size() >= HeaderWords * 4 &&
+      findTrailingText(Bytes, Swapped, Error))
+    return false;
   if (Bytes.size() % 4 != 0) {
     Error = "corrupt SPIR-V binary: size " + std::to_string(Bytes.size()) +
             " bytes is not a multiple of 4";
