@@ -143,15 +143,18 @@ size_t framedEnd(const std::vector<char> &Bytes, bool Swapped) {
   return 4 * I;
 }
 
-/// When \p Bytes is a module followed by text (glslangValidator without
-/// --quiet writes the shader's file name to standard output after the
-/// module), sets \p Error to say so and returns true.
+/// When \p Bytes is a module followed by lines of text (glslangValidator
+/// without --quiet writes the shader's file name and a newline to standard
+/// output after the module), sets \p Error to say so and returns true.
 bool findTrailingText(const std::vector<char> &Bytes, bool Swapped,
                       std::string &Error) {
   const size_t End = framedEnd(Bytes, Swapped);
   if (End <= HeaderWords * 4 || End >= Bytes.size())
     return false;
   const std::vector<char> Tail(Bytes.begin() + End, Bytes.end());
+  // Lines of text end with a newline; a stray byte or two is corruption.
+  if (Tail.back() != '\n')
+    return false;
   for (char C : Tail) {
     const unsigned char U = static_cast<unsigned char>(C);
     if ((U < 0x20 && U != '\n' && U != '\r' && U != '\t') || U >= 0x7f)
