@@ -12,6 +12,7 @@
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include "Module.h"
+#include "WriterAnalysis.h"
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
 
@@ -51,6 +52,9 @@ struct Site {
   bool NonUniform = false;
   bool EarlyOutLegal = false;
   bool ResultUnused = false;    ///< the atomic's result id has no real uses
+  /// Every write to the memory is a lowered float atomic of the same kind
+  /// (WriterAnalysis): the cheaper, proof-dependent forms are allowed.
+  bool Exclusive = false;
 };
 
 // Memory-semantics bits (SPIR-V 3.25).
@@ -123,6 +127,10 @@ private:
   /// \p EvenIfNative: lower it although the target runs it natively.
   bool analyze(InstRef R, Site &S, bool EvenIfNative = false);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  /// Whether \p S's memory (root variable or chain) is Volatile.
+  bool volatileMemory(const Site &S) const;
+  /// Sets Site::Exclusive from the writers of each site's memory.
+  void markExclusiveSites();
   /// The OpTypePointer that \p Id's type is, or NoInst.
   InstRef pointerTypeOf(uint32_t Id) const;
 
@@ -468,7 +476,8 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   const uint32_t SemId = M.operand(R, 2);
   S.EarlyOutLegal =
       Opts.EarlyOut && constantValue(SemId, Sem) &&
-      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0;
+      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0 &&
+      !volatileMemory(S);
   return true;
 }
 
@@ -564,7 +573,62 @@ bool Lowering::collect() {
   for (const Site &S : Sites)
     if (Ok && S.Kind == MemKind::SharedRetype)
       Ok = markPath(pointee(typeOf(S.Root)), S, S.Atomic, /*Record=*/false);
+  if (Ok)
+    markExclusiveSites();
   return Ok;
+}
+
+bool Lowering::volatileMemory(const Site &S) const {
+  const uint32_t Ptr = M.operand(S.Atomic, 0);
+  if (M.hasDecoration(Ptr, spv::Decoration::Volatile) ||
+      (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
+    return true;
+  if (!S.Root)
+    return false;
+  // A Volatile member on the chain's way (glslang's `volatile` buffer
+  // under the GLSL450 memory model decorates the members).
+  uint32_t T = pointee(typeOf(S.Root));
+  for (InstRef AC : S.Chain) {
+    if (M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::Volatile))
+      return true;
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst)
+        return false;
+      if (M.inst(TD).Opcode != Op::OpTypeStruct) {
+        if (M.numOperands(TD) == 0)
+          return false;
+        T = M.operand(TD, 0);
+        continue;
+      }
+      uint64_t Member = 0;
+      if (!constantValue(M.operand(AC, K), Member) || Member >= M.numOperands(TD))
+        return false;
+      for (InstRef R : M.decorationsOf(T))
+        if (M.inst(R).Opcode == Op::OpMemberDecorate && M.numOperands(R) >= 3 &&
+            M.operand(R, 1) == Member &&
+            M.operand(R, 2) == uint32_t(spv::Decoration::Volatile))
+          return true;
+      T = M.operand(TD, uint32_t(Member));
+    }
+  }
+  return false;
+}
+
+void Lowering::markExclusiveSites() {
+  // writers=any: shaders outside the module may write the memory too.
+  if (Opts.Writers != WriterScope::Module)
+    return;
+  WriterAnalysis Analysis(M); // the use lists built by collect() are current
+  for (Site &S : Sites) {
+    if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
+      continue;
+    const Writers &W = Analysis.writersOf(S.Root);
+    S.Exclusive = W.Known && std::all_of(W.Insts.begin(), W.Insts.end(), [&](InstRef R) {
+      const auto It = SiteOf.find(R);
+      return It != SiteOf.end() && Sites[It->second].Op == S.Op;
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1674,7 +1738,7 @@ InstRef Lowering::callHelper(Site &S) {
                         &ParamTypes = Scratch.ParamTypes, &Pattern = Scratch.Pattern;
   Key.assign({uint32_t(S.Kind), uint32_t(S.Op), A.TypeId, M.operand(S.Atomic, 1),
               M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.ResultUnused,
-              S.Root});
+              S.Root, S.Exclusive});
   Args.assign(1, 0); // the callee, filled in below
   ParamTypes.clear();
   Pattern.clear(); // per index: 0 = parameter, else the constant
@@ -1919,7 +1983,15 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const uint32_t VNaN = NeedNaN ? IsNaN(VB) : 0;
   // U(v), computed once here (dominating every use) when a combine will need
   // it: the CAS loop, the number fix-up, or the Function/Private path.
-  const bool CasPath = usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal);
+  // propagate: the single-RMW form (sticky NaN pattern after the early-out)
+  // is linearizable only when every writer is a lowered atomic of the same
+  // kind (a NaN that another writer stores is not sticky; min's sticky
+  // pattern is not sticky for max); elsewhere the CAS loop, which skips its
+  // exchange when nothing changes (the early-out), combines under every
+  // interleaving.
+  const bool CasPath = usesCasLoop(
+      Opts.Strat, Policy,
+      S.EarlyOutLegal && (Policy != NanPolicy::Propagate || S.Exclusive));
   const uint32_t UVB = (CasPath || Policy == NanPolicy::Number || S.Kind == MemKind::Private)
                            ? Ordered(VB)
                            : 0;
@@ -2052,8 +2124,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
       Operand = op(Op::OpSelect, UT, {VNaN, C(identityPattern(S.Op, W)), VB});
     else if (Policy == NanPolicy::Propagate)
       Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
-    // number, result unused, early-out: the fix-up is decided from the
-    // early-out's atomic load instead of from the integer atomic's result,
+    // number, result unused, early-out, and every writer of the memory a
+    // lowered atomic of the same kind (Site::Exclusive): the fix-up is
+    // decided from the early-out's atomic load instead of from the integer
+    // atomic's result,
     // which then stays unused (drivers emit a reduction: on an H200 up to
     // 1.6x faster in docs/gpu-performance.md).  A sticky NaN seen by the
     // load goes straight to the CAS loop.  A NaN written by a non-min/max
@@ -2063,9 +2137,13 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
     // observed.  Without early-out the same scheme would need a load of its
     // own, which costs more than it saves except on a single hot address
     // (measured: docs/gpu-performance.md, "early-out=off"), so there the
-    // fix-up reads the atomic's result.
-    const bool LoadDecides =
-        Policy == NanPolicy::Number && S.ResultUnused && S.EarlyOutLegal;
+    // fix-up reads the atomic's result.  Not so against other writers: a
+    // value-returning one (an exchange, a compare-exchange or an integer
+    // atomic on an integer view) that puts a NaN between the load and the
+    // integer atomic returns the value it replaced, and no order of the two
+    // leaves that NaN in place; there the fix-up reads the atomic's result.
+    const bool LoadDecides = Policy == NanPolicy::Number && S.ResultUnused &&
+                             S.EarlyOutLegal && S.Exclusive;
     auto FixOrDispatch = [&](uint32_t Loaded) {
       const uint32_t Need = StickyNaN(Loaded);
       const uint32_t Fix = M.newId(), Plain = M.newId(), Join = M.newId();
