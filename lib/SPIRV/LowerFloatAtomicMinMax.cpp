@@ -154,6 +154,12 @@ private:
   void copyDecorations(uint32_t From, uint32_t To);
   bool planSharedRetypes();
   void addToInterfaces(uint32_t Original, uint32_t Alias);
+  /// \p User only describes a variable for a debugger: an argument of a
+  /// debug-info or other non-semantic extended instruction.
+  bool isDebugOnlyUse(InstRef User, uint32_t Word) const;
+  /// Moves a retyped global after its new types, and the module-level
+  /// non-semantic instructions that followed it after it.
+  void moveGlobalToEnd(InstRef VarDef);
 
   // ---- emission ----
   /// What the lowered code of one site works on: at the atomic itself
@@ -863,6 +869,36 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
 
 } // namespace
 
+bool Lowering::isDebugOnlyUse(InstRef User, uint32_t Word) const {
+  const Inst &I = M.inst(User);
+  if (I.Opcode != Op::OpExtInst || Word < 2)
+    return false;
+  const InstRef Set = M.def(M.operand(User, 0));
+  if (Set == Module::NoInst || M.inst(Set).Opcode != Op::OpExtInstImport)
+    return false;
+  // Non-semantic sets may be dropped without changing the module's meaning;
+  // OpenCL.DebugInfo.100 is debug information only.  Their instructions keep
+  // naming the variable, whose memory still holds the float bits that their
+  // debug types describe.
+  const std::string Name = M.stringOperand(Set, 0);
+  return Name.rfind("NonSemantic.", 0) == 0 || Name == "OpenCL.DebugInfo.100";
+}
+
+void Lowering::moveGlobalToEnd(InstRef VarDef) {
+  // Module-level OpExtInsts (debug information) may name the variable; the
+  // ones after it move with it, in order.  No type, constant or variable
+  // names an OpExtInst, so what stays behind loses no definition.
+  auto &Globals = M.section(Section::Global);
+  const auto Pos = std::find(Globals.begin(), Globals.end(), VarDef);
+  std::vector<InstRef> Stay, Follow;
+  for (auto It = std::next(Pos); It != Globals.end(); ++It)
+    (M.inst(*It).Opcode == Op::OpExtInst ? Follow : Stay).push_back(*It);
+  Globals.erase(Pos, Globals.end());
+  Globals.insert(Globals.end(), Stay.begin(), Stay.end());
+  Globals.push_back(VarDef);
+  Globals.insert(Globals.end(), Follow.begin(), Follow.end());
+}
+
 bool Lowering::planSharedRetypes() {
   bool Ok = true;
   for (uint32_t Root : SharedRoots) {
@@ -987,6 +1023,10 @@ bool Lowering::planSharedRetypes() {
         case Op::OpDecorate:
         case Op::OpEntryPoint:
           continue;
+        case Op::OpExtInst:
+          if (isDebugOnlyUse(User, U.Word))
+            continue;
+          break;
         case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
         case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
         case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
@@ -1096,9 +1136,7 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
     const uint32_t NewPointee = retypedImage(pointee(typeOf(Root)));
     M.inst(VarDef).TypeId = M.typePointer(StorageClass::UniformConstant, NewPointee);
     // The variable moves after its new types.
-    auto &Globals = M.section(Section::Global);
-    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
-    Globals.push_back(VarDef);
+    moveGlobalToEnd(VarDef);
   }
 
   bool Ok = true;
@@ -1128,6 +1166,10 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
       case Op::OpDecorateId:
       case Op::OpEntryPoint:
         continue;
+      case Op::OpExtInst:
+        if (isDebugOnlyUse(R, U.Word))
+          continue;
+        break;
       default:
         break;
       }
@@ -1295,9 +1337,7 @@ void Lowering::mutate() {
       M.setOperand(VarDef, 1, Null);
     }
     // The variable moves after its new types.
-    auto &Globals = M.section(Section::Global);
-    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
-    Globals.push_back(VarDef);
+    moveGlobalToEnd(VarDef);
     std::vector<uint32_t> Work{Root};
     std::set<uint32_t> Seen{Root};
     while (!Work.empty()) {
