@@ -123,6 +123,21 @@ private:
   /// \p EvenIfNative: lower it although the target runs it natively.
   bool analyze(InstRef R, Site &S, bool EvenIfNative = false);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  /// The variable \p Ptr points into and the access chains on the way
+  /// (root side first), through chains and copies; 0 when something else
+  /// is on the way.
+  uint32_t chainRoot(uint32_t Ptr, std::vector<InstRef> &Chain) const;
+  /// Array indices of \p Chain, with the struct member indices as values
+  /// (~0u marks them in \p Members' positions); false for a malformed path.
+  bool flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32_t> &Ids,
+                   std::vector<uint64_t> &Members) const;
+  /// OpSelects between two access chains of the same shape into one
+  /// variable that lead to a float min/max atomic become one access chain
+  /// with selected indices.
+  void resolvePointerSelects();
+  bool resolveSelect(std::vector<InstRef> &Out, InstRef Sel);
+  /// Why the pointer chosen by OpSelect \p Sel cannot be lowered.
+  void selectError(InstRef Atomic, InstRef Sel);
   /// The OpTypePointer that \p Id's type is, or NoInst.
   InstRef pointerTypeOf(uint32_t Id) const;
 
@@ -318,9 +333,11 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
         }
       }
       return true;
+    case Op::OpSelect:
+      selectError(Atomic, D);
+      return false;
     case Op::OpFunctionParameter:
     case Op::OpPhi:
-    case Op::OpSelect:
       error(FailureKind::UntraceablePointer,
             "the pointer of " + M.describe(Atomic) + " comes from " +
                 M.describe(D) +
@@ -334,6 +351,173 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
                                           ", which fatomic cannot trace");
       return false;
     }
+  }
+}
+
+uint32_t Lowering::chainRoot(uint32_t Ptr, std::vector<InstRef> &Chain) const {
+  Chain.clear();
+  uint32_t Cur = Ptr;
+  for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+    const InstRef D = M.def(Cur);
+    if (D == Module::NoInst)
+      return 0;
+    switch (M.inst(D).Opcode) {
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+      Chain.push_back(D);
+      [[fallthrough]];
+    case Op::OpCopyObject:
+      Cur = M.operand(D, 0);
+      continue;
+    case Op::OpVariable:
+      std::reverse(Chain.begin(), Chain.end());
+      return Cur;
+    default:
+      return 0;
+    }
+  }
+  return 0;
+}
+
+bool Lowering::flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32_t> &Ids,
+                           std::vector<uint64_t> &Members) const {
+  if (Chain.empty())
+    return true;
+  uint32_t T = pointee(typeOf(M.operand(Chain.front(), 0)));
+  for (InstRef AC : Chain)
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const uint32_t Idx = M.operand(AC, K);
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst || Ids.size() > MaxTypeDepth)
+        return false;
+      uint64_t Member = ~uint64_t{0};
+      switch (M.inst(TD).Opcode) {
+      case Op::OpTypeStruct:
+        if (!constantValue(Idx, Member) || Member >= M.numOperands(TD))
+          return false;
+        T = M.operand(TD, uint32_t(Member));
+        break;
+      case Op::OpTypeArray:
+      case Op::OpTypeRuntimeArray:
+      case Op::OpTypeVector:
+      case Op::OpTypeMatrix:
+        T = M.operand(TD, 0);
+        break;
+      default:
+        return false;
+      }
+      Ids.push_back(Idx);
+      Members.push_back(Member);
+    }
+  return true;
+}
+
+// A pointer chosen by OpSelect between &v.a[i] and &v.a[j] is &v.a[c ? i :
+// j]: the integer view then needs no variable pointer.  The select is
+// replaced in place (its result id names the new access chain), before
+// collection, in this pass's own copy of the module.
+bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
+  const Inst I = M.inst(Sel);
+  const InstRef PT = pointerTypeOf(I.ResultId);
+  if (PT == Module::NoInst || I.Count != 3)
+    return false;
+  std::vector<InstRef> CA, CB;
+  const uint32_t RootA = chainRoot(M.operand(Sel, 1), CA);
+  if (RootA == 0 || RootA != chainRoot(M.operand(Sel, 2), CB))
+    return false;
+  std::vector<uint32_t> IA, IB;
+  std::vector<uint64_t> MA, MB;
+  if (!flatIndices(CA, IA, MA) || !flatIndices(CB, IB, MB) || MA != MB)
+    return false;
+  for (size_t K = 0; K < IA.size(); ++K)
+    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]))
+      return false;
+  bool NonUniform = M.hasDecoration(I.ResultId, spv::Decoration::NonUniform);
+  for (InstRef AC : CA)
+    NonUniform |= M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::NonUniform);
+  for (InstRef AC : CB)
+    NonUniform |= M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::NonUniform);
+  std::vector<uint32_t> Ops{RootA};
+  for (size_t K = 0; K < IA.size(); ++K) {
+    if (IA[K] == IB[K] || MA[K] != ~uint64_t{0}) {
+      Ops.push_back(IA[K]);
+      continue;
+    }
+    const uint32_t Id = M.newId();
+    Out.push_back(M.create(Op::OpSelect, typeOf(IA[K]), Id,
+                           {M.operand(Sel, 0), IA[K], IB[K]}, 0b111));
+    if (M.hasDecoration(IA[K], spv::Decoration::NonUniform) ||
+        M.hasDecoration(IB[K], spv::Decoration::NonUniform))
+      M.addDecoration(Id, spv::Decoration::NonUniform);
+    Ops.push_back(Id);
+  }
+  Out.push_back(M.create(Op::OpAccessChain, I.TypeId, I.ResultId, Ops, ~uint64_t{0}, true));
+  if (NonUniform && !M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
+    M.addDecoration(I.ResultId, spv::Decoration::NonUniform);
+  return true;
+}
+
+void Lowering::resolvePointerSelects() {
+  // The selects on the way from a float min/max atomic to its variable.
+  std::set<InstRef> Wanted;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Op O = M.inst(R).Opcode;
+        if (O != Op::OpAtomicFMinEXT && O != Op::OpAtomicFMaxEXT)
+          continue;
+        uint32_t Cur = M.operand(R, 0);
+        for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+          const Op P = M.opOf(Cur);
+          if (P == Op::OpSelect)
+            Wanted.insert(M.def(Cur));
+          if (P != Op::OpAccessChain && P != Op::OpInBoundsAccessChain &&
+              P != Op::OpCopyObject)
+            break;
+          Cur = M.operand(M.def(Cur), 0);
+        }
+      }
+  if (Wanted.empty() || !M.isLogical())
+    return;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks) {
+      if (std::none_of(B.Body.begin(), B.Body.end(),
+                       [&](InstRef R) { return Wanted.count(R) != 0; }))
+        continue;
+      std::vector<InstRef> Body;
+      for (InstRef R : B.Body)
+        if (!Wanted.count(R) || !resolveSelect(Body, R))
+          Body.push_back(R);
+      B.Body = std::move(Body);
+    }
+}
+
+void Lowering::selectError(InstRef Atomic, InstRef Sel) {
+  std::vector<InstRef> CA, CB;
+  const uint32_t RootA = chainRoot(M.operand(Sel, 1), CA);
+  const uint32_t RootB = chainRoot(M.operand(Sel, 2), CB);
+  auto Name = [&](uint32_t V) {
+    return "%" + std::to_string(V) + (M.nameOf(V).empty() ? "" : " (\"" + M.nameOf(V) + "\")");
+  };
+  if (RootA == 0 || RootB == 0) {
+    error(FailureKind::UntraceablePointer,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses a pointer that does not come from a variable "
+              "through access chains, so its variable is not known");
+  } else if (RootA != RootB) {
+    error(FailureKind::Unsupported,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses between two variables, " + Name(RootA) + " and " +
+              Name(RootB) + ", each with its own integer view; write one atomic "
+              "per variable (for example one atomic in each branch)");
+  } else {
+    error(FailureKind::Unsupported,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses between two paths into variable " + Name(RootA) +
+              " that differ in a struct member or in their depth; fatomic "
+              "lowers a choice between paths that differ in array indices "
+              "only; write one atomic per path (for example one atomic in "
+              "each branch)");
   }
 }
 
@@ -480,6 +664,7 @@ bool Lowering::collect() {
         M.operand(R, 1) == uint32_t(spv::ExecutionMode::DenormFlushToZero))
       FlushWidths.insert(M.operand(R, 2));
   }
+  resolvePointerSelects();
   bool Ok = true;
   std::vector<InstRef> Native; // left alone: the target runs them
   for (Function &F : M.functions())
