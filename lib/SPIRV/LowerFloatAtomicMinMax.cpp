@@ -144,6 +144,9 @@ private:
   /// What the retyping and element-wise conversions need to know of a type.
   struct TypeFacts {
     bool Ok = false;     ///< defined, a type, acyclic, not too deep
+    /// A 32- or 64-bit float leaf, which retyping turns into an integer.
+    /// 16-bit floats stay: none of their atomics is lowered, and a native
+    /// one on a retyped variable keeps working on them.
     bool HasFloat = false;
     bool HasMatrix = false;
     uint64_t Leaves = 0; ///< scalars in a whole value; ~0 when unbounded
@@ -722,7 +725,8 @@ bool Lowering::collect() {
         break;
       Cur = M.operand(M.def(Cur), 0);
     }
-    if (!SharedRoots.count(Cur))
+    // A leaf that keeps its float type (f16) keeps its native atomic.
+    if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
       continue;
     Site S;
     if (analyze(R, S, /*EvenIfNative=*/true)) {
@@ -890,7 +894,7 @@ Lowering::TypeFacts Lowering::facts(uint32_t T, unsigned Depth) {
   case Op::OpNop:
     break;
   case Op::OpTypeFloat:
-    F = {true, true, false, 1};
+    F = {true, M.operand(D, 0) != 16, false, 1};
     break;
   case Op::OpTypeVector:
   case Op::OpTypeMatrix:
@@ -1186,7 +1190,8 @@ bool Lowering::planSharedRetypes() {
         case Op::OpAtomicFMinEXT:
         case Op::OpAtomicFMaxEXT:
           if (U.Word == 0)
-            continue; // lowered: collect() makes every one on a retyped root a site
+            continue; // lowered (collect() makes every one on a retyped
+                      // float a site), or native on an f16 leaf that stays
           break;
         case Op::OpStore:
           if (U.Word == 0) {
