@@ -345,8 +345,9 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
             "the pointer of " + M.describe(Atomic) + " comes from " +
                 M.describe(D) +
                 ", so its variable is not known; inline the entry points "
-                "first (spirv-opt --inline-entry-points-exhaustive; "
-                "fatomic-opt does this itself)");
+                "first (DontInline cleared, then spirv-opt --merge-return "
+                "--inline-entry-points-exhaustive; fatomic-opt tries that once "
+                "by itself)");
       return false;
     default:
       error(FailureKind::Unsupported, "the pointer of " + M.describe(Atomic) +
@@ -1228,8 +1229,10 @@ bool Lowering::planSharedRetypes() {
         case Op::OpFunctionCall:
           error(FailureKind::UntraceablePointer,
                 M.describe(User) + ": passes Workgroup variable " + VarName +
-                    " to a function; inline the entry points first (spirv-opt "
-                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+                    " to a function; inline the entry points first (DontInline "
+                    "cleared, then spirv-opt --merge-return "
+                    "--inline-entry-points-exhaustive; fatomic-opt tries that "
+                    "once by itself)");
           Ok = false;
           continue;
         default:
@@ -1376,8 +1379,9 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
         if (!Apply) {
           error(FailureKind::UntraceablePointer,
                 Var + " is passed to a function by " + M.describe(R) +
-                    "; inline the entry points first (spirv-opt "
-                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+                    "; inline the entry points first (DontInline cleared, then "
+                    "spirv-opt --merge-return --inline-entry-points-exhaustive; "
+                    "fatomic-opt tries that once by itself)");
           Ok = false;
         }
         continue;
