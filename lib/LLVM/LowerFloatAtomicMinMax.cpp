@@ -75,7 +75,7 @@
 
 using namespace llvm;
 
-namespace fatomic {
+namespace fatomic::llvmir {
 
 namespace {
 
@@ -1413,4 +1413,4 @@ PassPluginLibraryInfo getFatomicPluginInfo() {
           registerLowerFloatAtomicMinMax};
 }
 
-} // namespace fatomic
+} // namespace fatomic::llvmir

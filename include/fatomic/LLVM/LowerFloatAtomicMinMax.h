@@ -72,9 +72,11 @@
 // module pass; inside function(...) it is the function pass, which rejects
 // outline=on.
 //
-// Static linking: link fatomic_llvm and call registerLowerFloatAtomicMinMax
-// on a PassBuilder, or use getFatomicPluginInfo() where a
-// PassPluginLibraryInfo is expected.  The pass class runs on a Module
+// Static linking: link fatomic_llvm and call
+// fatomic::llvmir::registerLowerFloatAtomicMinMax on a PassBuilder, or use
+// fatomic::llvmir::getFatomicPluginInfo() where a PassPluginLibraryInfo is
+// expected.  The pass class, fatomic::llvmir::LowerFloatAtomicMinMaxPass (the
+// SPIR-V pass is fatomic::LowerFloatAtomicMinMaxPass), runs on a Module
 // (outlining as its options say) and on a Function (in place).
 //
 //===----------------------------------------------------------------------===//
@@ -94,7 +96,10 @@ class raw_ostream;
 struct PassPluginLibraryInfo;
 } // namespace llvm
 
-namespace fatomic {
+/// The LLVM back end.  Its own namespace, since the SPIR-V pass
+/// (fatomic/LowerFloatAtomicMinMax.h) is fatomic::LowerFloatAtomicMinMaxPass:
+/// a program may include both headers and link both libraries.
+namespace fatomic::llvmir {
 
 class LowerFloatAtomicMinMaxPass
     : public llvm::PassInfoMixin<LowerFloatAtomicMinMaxPass> {
@@ -138,6 +143,6 @@ void registerLowerFloatAtomicMinMax(llvm::PassBuilder &PB);
 /// Plugin description for hosts that take a PassPluginLibraryInfo.
 llvm::PassPluginLibraryInfo getFatomicPluginInfo();
 
-} // namespace fatomic
+} // namespace fatomic::llvmir
 
 #endif // FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H
