@@ -27,6 +27,8 @@ subs = [
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
      os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
+    ("%fatomic-llvm-race",
+     os.path.join(config.fatomic_tools_dir, "fatomic-llvm-race")),
     ("%fatomic-semantics-table",
      os.path.join(config.fatomic_tools_dir, "fatomic-semantics-table")),
     ("%fatomic-capi-test",
@@ -99,6 +101,12 @@ if (config.fatomic_plugin and config.clang and
         platform.machine() in ("x86_64", "AMD64") and
         os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec"))):
     config.available_features.add("x86-64-exec")
+# Two CPUs for the threads of the race tests (test/llvm/race), which pin
+# one thread to each.
+if (hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
+        and os.path.exists(os.path.join(config.fatomic_tools_dir,
+                                        "fatomic-llvm-race"))):
+    config.available_features.add("two-cpus")
 # Lowered kernels compiled to PTX with llc (no GPU needed).
 if config.fatomic_plugin and config.llc and os.path.exists(
         os.path.join(config.fatomic_tools_dir, "fatomic-nvptx-expect")):
