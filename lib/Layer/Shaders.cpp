@@ -31,24 +31,41 @@
 namespace fatomic::layer {
 
 namespace {
-/// True when the module declares a float min/max atomic capability.
-bool declaresFloatMinMax(const void *Code, size_t Bytes) {
+/// The float widths (bits 16, 32, 64 set as 1 << (width / 16)) of the
+/// module's float min/max atomic capabilities; 0 when it declares none.
+unsigned floatMinMaxWidths(const void *Code, size_t Bytes) {
   const auto *W = static_cast<const uint32_t *>(Code);
   size_t N = Bytes / 4;
+  unsigned Widths = 0;
   if (!W || N < 5 || W[0] != spv::MagicNumber)
-    return false;
-  for (size_t K = 5; K < N;) {
+    return 0;
+  for (size_t K = 5; K + 1 < N;) {
     uint32_t Op = W[K] & 0xFFFF, Len = W[K] >> 16;
-    if (Len == 0 || Op != uint32_t(spv::Op::OpCapability) || K + 1 >= N)
-      return false;
+    if (Len == 0 || Op != uint32_t(spv::Op::OpCapability))
+      break;
     auto Cap = spv::Capability(W[K + 1]);
-    if (Cap == spv::Capability::AtomicFloat16MinMaxEXT ||
-        Cap == spv::Capability::AtomicFloat32MinMaxEXT ||
-        Cap == spv::Capability::AtomicFloat64MinMaxEXT)
-      return true;
+    if (Cap == spv::Capability::AtomicFloat16MinMaxEXT)
+      Widths |= 1u << 1;
+    else if (Cap == spv::Capability::AtomicFloat32MinMaxEXT)
+      Widths |= 1u << 2;
+    else if (Cap == spv::Capability::AtomicFloat64MinMaxEXT)
+      Widths |= 1u << 4;
     K += Len;
   }
-  return false;
+  return Widths;
+}
+
+/// True when \p Target runs every float min/max of the widths in \p Widths
+/// natively in every kind of memory: the pass would change nothing.
+bool allNative(const TargetModel &Target, unsigned Widths) {
+  for (unsigned Width : {16u, 32u, 64u}) {
+    if (!(Widths & (1u << (Width / 16))))
+      continue;
+    for (MemoryClass C : {MemoryClass::Buffer, MemoryClass::Shared, MemoryClass::Image})
+      if (minMaxFeature(C, Width) && !Target.isNativeMinMax(C, Width))
+        return false;
+  }
+  return true;
 }
 
 /// FATOMIC_LAYER_DUMP_DIR: every module handed to the driver, in order.
@@ -81,7 +98,8 @@ enum class Outcome { PassThrough, Lowered, Failed };
 /// the message.
 Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
                     const char *What, std::vector<uint32_t> &Words) {
-  if (!declaresFloatMinMax(Code, Bytes))
+  unsigned Widths = floatMinMaxWidths(Code, Bytes);
+  if (!Widths || allNative(D.Target, Widths))
     return Outcome::PassThrough;
   const auto *W = static_cast<const uint32_t *>(Code);
   Words.assign(W, W + Bytes / 4);
