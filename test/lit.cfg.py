@@ -115,6 +115,18 @@ if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")):
     config.available_features.add("engine-example")
+# The Vulkan layer (lib/Layer) on lavapipe: `%with-layer CMD` runs CMD with
+# the build tree's layer enabled on Mesa's CPU driver.
+LAYER_DIR = os.path.join(config.fatomic_obj_root, "layer")
+if (os.path.exists(os.path.join(LAYER_DIR, "VkLayer_FATOMIC_float_atomic_minmax.json"))
+        and os.path.exists(LAVAPIPE_ICD)):
+    config.available_features.add("layer")
+    config.substitutions.append(("%with-layer", " ".join([
+        "env", "VK_ICD_FILENAMES=" + LAVAPIPE_ICD, "VK_DRIVER_FILES=" + LAVAPIPE_ICD,
+        "VK_ADD_LAYER_PATH=" + LAYER_DIR,
+        "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax"])))
+    config.substitutions.append(("%fatomic-layer-probe", os.path.join(
+        config.fatomic_tools_dir, "fatomic-layer-probe")))
 if shutil.which("man"):
     config.available_features.add("man")
 # %unprivileged runs a command as an ordinary user: as root through setpriv
