@@ -359,6 +359,10 @@ fatomic options:
 
 spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   -o <output>  Where to write the result ("-": standard output).  Required.
+               A regular file is replaced whole, in one rename, keeping its
+               mode; a symbolic link is followed and kept; a FIFO or a
+               device such as /dev/null is written through, as spirv-opt
+               does.
   --target-env=<env>
                Target environment for validation and the passes, e.g.
                vulkan1.2, spv1.6, opencl2.2 (the list is in spirv-opt --help).
