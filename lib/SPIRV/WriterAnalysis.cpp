@@ -192,9 +192,18 @@ const Writers &WriterAnalysis::writersOf(uint32_t Root) {
   for (uint32_t V : Vars) {
     if (!W.Known)
       break;
-    collectFrom(V, W);
+    const Writers &From = fromVariable(V);
+    W.Known = From.Known;
+    W.Writes.insert(W.Writes.end(), From.Writes.begin(), From.Writes.end());
   }
   return W;
+}
+
+const Writers &WriterAnalysis::fromVariable(uint32_t Var) {
+  auto [It, New] = PerVariable.try_emplace(Var);
+  if (New)
+    collectFrom(Var, It->second);
+  return It->second;
 }
 
 bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {

@@ -66,8 +66,12 @@ private:
   bool nonSemanticSet(uint32_t Set) const;
   bool bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const;
 
+  /// The writes reached from one variable (memoized: a variable may alias
+  /// many roots).
+  const Writers &fromVariable(uint32_t Var);
+
   const Module &M;
-  std::map<uint32_t, Writers> Memo;
+  std::map<uint32_t, Writers> Memo, PerVariable;
 };
 
 } // namespace fatomic::spirv
