@@ -51,6 +51,9 @@ struct Site {
   bool NonUniform = false;
   bool EarlyOutLegal = false;
   bool ResultUnused = false;    ///< the atomic's result id has no real uses
+  /// An OpAtomicFAddEXT on a float that a retype turns into an integer:
+  /// lowered as a compare-exchange loop of float adds (Op is unused).
+  bool Add = false;
 };
 
 // Memory-semantics bits (SPIR-V 3.25).
@@ -190,12 +193,15 @@ private:
     bool Rebuild = false;          ///< make the chain on S.Root from Indices
   };
   bool outlined(const Site &S) const {
-    return Opts.Outline && (S.Kind == MemKind::BufferAlias ||
+    return Opts.Outline && !S.Add && (S.Kind == MemKind::BufferAlias ||
                             S.Kind == MemKind::SharedRetype ||
                             S.Kind == MemKind::PointerCast);
   }
   void lowerBlocks(Function &F);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
+  /// Float adds on retyped Workgroup floats become sites (Site::Add).
+  bool collectRetypedAdds();
+  void lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X);
   InstRef callHelper(Site &S);
 
   // Helper functions, one per kind of outlined atomic (keyed by everything
@@ -737,7 +743,7 @@ bool Lowering::collect() {
       Ok = false;
     }
   }
-  if (!Ok)
+  if (!Ok || !collectRetypedAdds())
     return false;
   // Paths into each buffer block; errors (matrices...) surface here.
   for (auto &[Root, Indices] : BufferRoots)
@@ -1187,6 +1193,10 @@ bool Lowering::planSharedRetypes() {
               Malformed(User, "its result type is not the pointee type");
             continue;
           }
+          break;
+        case Op::OpAtomicFAddEXT:
+          if (U.Word == 0 && (SiteOf.count(User) || !hasFloat(PT)))
+            continue; // lowered as a CAS loop, or native on an f16 leaf
           break;
         case Op::OpAtomicFMinEXT:
         case Op::OpAtomicFMaxEXT:
@@ -1900,7 +1910,111 @@ InstRef Lowering::callHelper(Site &S) {
   return M.create(Op::OpFunctionCall, A.TypeId, A.ResultId, Args, ~uint64_t{0}, true);
 }
 
+// A float add on a Workgroup float that is retyped for a min/max beside
+// it (a target with native float add but no float min/max, like NVIDIA's)
+// has no integer form: it becomes a compare-exchange loop of float adds on
+// the integer view, which, like the native add, returns the value it
+// replaced.  Compared as bits, a NaN in memory cannot keep the loop going.
+bool Lowering::collectRetypedAdds() {
+  if (SharedRoots.empty())
+    return true;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        if (M.inst(R).Opcode != Op::OpAtomicFAddEXT)
+          continue;
+        uint32_t Cur = M.operand(R, 0);
+        for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+          const Op O = M.opOf(Cur);
+          if (O != Op::OpAccessChain && O != Op::OpInBoundsAccessChain &&
+              O != Op::OpCopyObject)
+            break;
+          Cur = M.operand(M.def(Cur), 0);
+        }
+        if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
+          continue; // f16 leaves keep their type, and their native add
+        Site S;
+        S.Atomic = R;
+        S.Add = true;
+        S.Kind = MemKind::SharedRetype;
+        S.Width = M.scalarWidth(M.inst(R).TypeId);
+        if (S.Width == 64 && !Target.mayUseInt64Atomics(MemoryClass::Shared)) {
+          error(FailureKind::TargetLacksFeature,
+                M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                                "integer atomics, which the target (" +
+                    Target.Source + ") does not support");
+          return false;
+        }
+        if (!traceRoot(R, M.operand(R, 0), S))
+          return false;
+        SiteOf[R] = Sites.size();
+        Sites.push_back(std::move(S));
+      }
+  return true;
+}
+
+void Lowering::lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X) {
+  const Inst A = M.inst(S.Atomic);
+  const uint32_t UT = M.typeInt(S.Width, false), BT = M.typeBool();
+  const uint32_t U32 = M.typeInt(32, false);
+  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  // Semantics as in lowerAtomic's CAS loop: ordered ones move to barriers
+  // around a Relaxed loop (what lavapipe runs exactly); otherwise the loop
+  // uses the atomic's own, and Relaxed loads where they are unknown.
+  uint32_t LoadSem = SemId, EqualSem = SemId, Before = 0, After = 0;
+  uint64_t Sem = 0;
+  if (!constantValue(SemId, Sem)) {
+    LoadSem = constantInt(U32, 0);
+  } else if (Sem & (SemAcquire | SemRelease | SemAcqRel | SemSeqCst)) {
+    const uint64_t Classes = (Sem & SemStorageClasses) |
+                             storageClassSemantics(StorageClass::Workgroup);
+    LoadSem = EqualSem = constantInt(U32, Sem & SemVolatile);
+    if (Sem & (SemRelease | SemAcqRel | SemSeqCst))
+      Before = constantInt(U32, SemRelease | Classes | (Sem & SemMakeAvailable));
+    if (Sem & (SemAcquire | SemAcqRel | SemSeqCst))
+      After = constantInt(U32, SemAcquire | Classes | (Sem & SemMakeVisible));
+  }
+  auto Body = [&]() -> std::vector<InstRef> & { return Blocks.back().Body; };
+  auto NewBlock = [&](uint32_t Label) {
+    Block B;
+    B.Label = Label;
+    B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+    Blocks.push_back(std::move(B));
+  };
+  auto Emit = [&](Op O, uint32_t T, std::initializer_list<uint32_t> Ops, uint32_t Id = 0) {
+    Id = Id ? Id : M.newId();
+    Body().push_back(M.create(O, T, Id, Ops, ~uint64_t{0}));
+    return Id;
+  };
+  if (Before)
+    Body().push_back(M.create(Op::OpMemoryBarrier, 0, 0, {Scope, Before}, 0b11));
+  const uint32_t First = Emit(Op::OpAtomicLoad, UT, {X.Ptr, Scope, LoadSem});
+  const uint32_t Pre = Blocks.back().Label, Header = M.newId(), Loop = M.newId(),
+                 Continue = M.newId(), Merge = M.newId();
+  const uint32_t Cur = M.newId(), Got = M.newId();
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Header}, 0b1));
+  NewBlock(Header);
+  Emit(Op::OpPhi, UT, {First, Pre, Got, Continue}, Cur);
+  Body().push_back(M.create(Op::OpLoopMerge, 0, 0, {Merge, Continue, 0}, 0b11));
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Loop}, 0b1));
+  NewBlock(Loop);
+  const uint32_t Sum = Emit(Op::OpFAdd, A.TypeId,
+                            {Emit(Op::OpBitcast, A.TypeId, {Cur}), X.Value});
+  Emit(Op::OpAtomicCompareExchange, UT,
+       {X.Ptr, Scope, EqualSem, LoadSem, Emit(Op::OpBitcast, UT, {Sum}), Cur}, Got);
+  const uint32_t Done = Emit(Op::OpIEqual, BT, {Got, Cur});
+  Body().push_back(M.create(Op::OpBranchConditional, 0, 0, {Done, Merge, Continue}, 0b111));
+  NewBlock(Continue);
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Header}, 0b1));
+  NewBlock(Merge);
+  if (After)
+    Body().push_back(M.create(Op::OpMemoryBarrier, 0, 0, {Scope, After}, 0b11));
+  Emit(Op::OpBitcast, A.TypeId, {Cur}, X.ResultId);
+}
+
 void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X) {
+  if (S.Add)
+    return lowerAdd(Blocks, S, X);
   // Appends the lowered atomic to Blocks.back(), and the blocks it needs
   // after it.
   auto NewBlock = [&](uint32_t Label) {
