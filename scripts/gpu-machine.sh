@@ -13,23 +13,83 @@ bundle_cxx_runtime() {
   return 0
 }
 
-# bundle_vulkan_loader ROOT: downloads Debian's Vulkan loader package into
-# ROOT/.gl/ unless it is there (the GPU machine may have no loader).
+# The Debian packages a GPU machine may lack, each with a library it holds:
+# the Vulkan loader, and libglvnd's, which NVIDIA's Vulkan ICD
+# (libGLX_nvidia.so.0) loads.  With the loader alone, vkCreateInstance fails
+# with VK_ERROR_INCOMPATIBLE_DRIVER (-9) on an NVIDIA machine.
+GPU_LOADER_PACKAGES=(libvulkan1:libvulkan.so.1 libglvnd0:libGLdispatch.so.0
+                     libegl1:libEGL.so.1 libgl1:libGL.so.1 libglx0:libGLX.so.0
+                     libopengl0:libOpenGL.so.0 libgles2:libGLESv2.so.2)
+
+# bundle_vulkan_loader ROOT: downloads those of GPU_LOADER_PACKAGES that
+# ROOT/.gl/ does not hold yet into it (the GPU machine may have none).
 bundle_vulkan_loader() {
-  ls "$1"/.gl/libvulkan1_*.deb >/dev/null 2>&1 && return 0
-  say "downloading the Vulkan loader package into .gl/"
+  local entry pkg missing=()
+  for entry in "${GPU_LOADER_PACKAGES[@]}"; do
+    pkg=${entry%%:*}
+    ls "$1/.gl/${pkg}"_*.deb >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "downloading ${missing[*]} into .gl/"
   mkdir -p "$1/.gl" /tmp/amd64/partial
   local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
-  if ! { apt-get "${o[@]}" update >/dev/null && (cd "$1/.gl" && apt-get "${o[@]}" download libvulkan1); }; then
-    say "warning: could not download libvulkan1; the GPU machine must have a Vulkan loader"
+  if ! { apt-get "${o[@]}" update >/dev/null &&
+         (cd "$1/.gl" && apt-get "${o[@]}" download "${missing[@]}"); }; then
+    say "warning: could not download ${missing[*]}; the GPU machine must have a Vulkan loader and libglvnd"
   fi
+}
+
+# gpu_missing_libraries: the packages of GPU_LOADER_PACKAGES whose library
+# the dynamic linker does not know, one a line.
+gpu_missing_libraries() {
+  local entry cache
+  cache=$(ldconfig -p 2>/dev/null | awk 'NR > 1 { print $1 }' || true)
+  for entry in "${GPU_LOADER_PACKAGES[@]}"; do
+    grep -qxF "${entry#*:}" <<<"$cache" || echo "${entry%%:*}"
+  done
+}
+
+# gpu_install_carried ROOT: installs the carried packages of ROOT/.gl/ whose
+# library is missing (as root); warns about the ones it cannot install.
+gpu_install_carried() {
+  local pkg deb missing=() left=()
+  mapfile -t missing < <(gpu_missing_libraries)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  for pkg in "${missing[@]}"; do
+    deb=$(ls "$1/.gl/${pkg}"_*.deb 2>/dev/null | head -n 1)
+    if [ -n "$deb" ] && [ "$(id -u)" = 0 ]; then
+      say "installing the carried $pkg from .gl/"
+      dpkg -x "$deb" /
+    else
+      left+=("$pkg")
+    fi
+  done
+  ldconfig 2>/dev/null || true
+  [ ${#left[@]} -eq 0 ] ||
+    say "warning: missing ${left[*]} and no .gl/*.deb to install them from (or not root)"
+}
+
+# gpu_no_device TOOL: says plainly that no Vulkan device was found, what the
+# tool reported, and what to check.
+gpu_no_device() {
+  local report missing
+  report=$("$1" --list-devices 2>&1 | head -n 3 || true)
+  missing=$(gpu_missing_libraries | tr '\n' ' ')
+  say "error: no Vulkan device found"
+  say "  $(basename "$1") --list-devices: ${report:-<no output>}"
+  say "  VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>} VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-<unset>}"
+  say "  libraries missing: ${missing:-none}"
+  say "  an NVIDIA ICD needs the loader and libglvnd (${GPU_LOADER_PACKAGES[*]%%:*});"
+  say "  make the bundle here and carry .gl/ with it, and check nvidia-smi there"
 }
 
 # gpu_environment ROOT LIBDIR TOOL: on the GPU machine, makes TOOL (a
 # Vulkan program of the bundle that takes --list-devices) runnable:
-# LIBDIR's C++ runtime when the machine's is too old, the loader from
-# ROOT/.gl/*.deb when none is installed (as root), and the NVIDIA ICD when
-# the loader finds no device by itself.  Exports what it changes.
+# LIBDIR's C++ runtime when the machine's is too old, the carried loader and
+# libglvnd packages from ROOT/.gl/*.deb where their libraries are missing
+# (as root), and the NVIDIA ICD when the loader finds no device by itself.
+# Exports what it changes.  Returns 1, after saying why, when TOOL still
+# finds no device.
 gpu_environment() {
   local root=$1 libdir=$2 tool=$3
   if [ -d "$libdir" ] && ! "$tool" --help >/dev/null 2>&1 &&
@@ -37,16 +97,7 @@ gpu_environment() {
     say "using the bundled C++ runtime"
     export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   fi
-  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
-    if ls "$root"/.gl/*.deb >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      say "installing the carried Vulkan loader from .gl/"
-      local f
-      for f in "$root"/.gl/*.deb; do dpkg -x "$f" /; done
-      ldconfig
-    else
-      say "warning: no libvulkan.so.1 found and no .gl/*.deb to install (or not root)"
-    fi
-  fi
+  gpu_install_carried "$root"
   if ! "$tool" --list-devices 2>/dev/null | grep -q '^0: '; then
     local icd
     for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
@@ -57,5 +108,9 @@ gpu_environment() {
         break
       fi
     done
+  fi
+  if ! "$tool" --list-devices 2>/dev/null | grep -q '^0: '; then
+    gpu_no_device "$tool"
+    return 1
   fi
 }

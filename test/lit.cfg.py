@@ -109,3 +109,17 @@ if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example
     config.available_features.add("engine-example")
 if shutil.which("man"):
     config.available_features.add("man")
+# %unprivileged runs a command as an ordinary user: as root through setpriv
+# (user nobody), otherwise as it is.  Tests of what an ordinary user may
+# write use it, and never act on the system's own files as root.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
+    setpriv = shutil.which("setpriv")
+    if setpriv:
+        config.substitutions.append(
+            ("%unprivileged",
+             setpriv + " --reuid=65534 --regid=65534 --clear-groups"))
+        config.available_features.add("unprivileged")
+else:
+    config.substitutions.append(("%unprivileged", ""))
+    config.available_features.add("unprivileged")

@@ -37,6 +37,35 @@ constexpr FeatureInfo Features[] = {
 static_assert(sizeof(Features) / sizeof(Features[0]) == unsigned(Feature::Count),
               "one entry per Feature");
 
+/// What to pass instead of a file that is not a profile.  Debian 12's
+/// vulkaninfo (Vulkan SDK 1.3.239) writes nothing to standard output with
+/// --json: it writes the profile to a file of its own.
+constexpr const char *ProfileHint =
+    "pass the file `vulkaninfo --json` writes in the current directory, "
+    "VP_VULKANINFO_<device>_<driver>.json (`vulkaninfo --json > file` "
+    "leaves that file empty)";
+
+/// The first character of \p Text that is not white space; 0 if none.
+char firstNonBlank(std::string_view Text) {
+  for (char C : Text)
+    if (C != ' ' && C != '\t' && C != '\n' && C != '\r')
+      return C;
+  return 0;
+}
+
+/// The message for a profile file that is not valid JSON: an empty file and
+/// text (vulkaninfo's report) say what to pass instead.
+std::string notJsonError(std::string_view Text, const char *ParserMessage) {
+  const char First = firstNonBlank(Text);
+  if (First == 0)
+    return std::string("empty file, not a Vulkan profile: ") + ProfileHint;
+  if (First != '{' && First != '[')
+    return std::string("not JSON, not a Vulkan profile (vulkaninfo's text "
+                       "report?): ") +
+           ProfileHint;
+  return std::string("not valid JSON: ") + ParserMessage;
+}
+
 } // namespace
 
 const char *featureName(Feature F) { return Features[unsigned(F)].Name; }
@@ -94,7 +123,7 @@ std::optional<TargetModel> loadProfile(std::string_view JsonText,
     Doc = json::parse(JsonText.begin(), JsonText.end());
   } catch (const json::exception &E) {
     // parse_error, and out_of_range for a number too large for any type.
-    Error = std::string("not valid JSON: ") + E.what();
+    Error = notJsonError(JsonText, E.what());
     return std::nullopt;
   }
   if (!Doc.is_object()) {
@@ -103,8 +132,9 @@ std::optional<TargetModel> loadProfile(std::string_view JsonText,
   }
   auto Caps = Doc.find("capabilities");
   if (Caps == Doc.end() || !Caps->is_object() || Caps->empty()) {
-    Error = "no 'capabilities' object: not a Vulkan profile "
-            "(expected `vulkaninfo --json` output)";
+    Error = std::string("no 'capabilities' object: not a Vulkan profile "
+                        "(expected `vulkaninfo --json` output): ") +
+            ProfileHint;
     return std::nullopt;
   }
 

@@ -12,6 +12,7 @@
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include "Module.h"
+#include "WriterAnalysis.h"
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
 
@@ -54,6 +55,9 @@ struct Site {
   /// An OpAtomicFAddEXT on a float that a retype turns into an integer:
   /// lowered as a compare-exchange loop of float adds (Op is unused).
   bool Add = false;
+  /// Every write to the memory is a lowered float atomic of the same kind
+  /// (WriterAnalysis): the cheaper, proof-dependent forms are allowed.
+  bool Exclusive = false;
 };
 
 // Memory-semantics bits (SPIR-V 3.25).
@@ -126,6 +130,10 @@ private:
   /// \p EvenIfNative: lower it although the target runs it natively.
   bool analyze(InstRef R, Site &S, bool EvenIfNative = false);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  /// Whether \p S's memory (root variable or chain) is Volatile.
+  bool volatileMemory(const Site &S) const;
+  /// Sets Site::Exclusive from the writers of each site's memory.
+  void markExclusiveSites();
   /// The variable \p Ptr points into and the access chains on the way
   /// (root side first), through chains and copies; 0 when something else
   /// is on the way.
@@ -191,6 +199,8 @@ private:
     uint32_t ResultId = 0;         ///< id of the float result
     std::vector<uint32_t> Indices; ///< access-chain indices from the root
     bool Rebuild = false;          ///< make the chain on S.Root from Indices
+    uint32_t Scope = 0;            ///< helper parameter for a run-time scope
+    uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
   };
   bool outlined(const Site &S) const {
     return Opts.Outline && !S.Add && (S.Kind == MemKind::BufferAlias ||
@@ -198,6 +208,9 @@ private:
                             S.Kind == MemKind::PointerCast);
   }
   void lowerBlocks(Function &F);
+  bool isRestrict(InstRef R) const;
+  void dropFalseRestrict();
+  void splitOffContinue(std::vector<Block> &Out, InstRef Merge);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
   /// Float adds on retyped Workgroup floats become sites (Site::Add).
   bool collectRetypedAdds();
@@ -663,7 +676,8 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   const uint32_t SemId = M.operand(R, 2);
   S.EarlyOutLegal =
       Opts.EarlyOut && constantValue(SemId, Sem) &&
-      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0;
+      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0 &&
+      !volatileMemory(S);
   return true;
 }
 
@@ -761,7 +775,62 @@ bool Lowering::collect() {
   for (const Site &S : Sites)
     if (Ok && S.Kind == MemKind::SharedRetype)
       Ok = markPath(pointee(typeOf(S.Root)), S, S.Atomic, /*Record=*/false);
+  if (Ok)
+    markExclusiveSites();
   return Ok;
+}
+
+bool Lowering::volatileMemory(const Site &S) const {
+  const uint32_t Ptr = M.operand(S.Atomic, 0);
+  if (M.hasDecoration(Ptr, spv::Decoration::Volatile) ||
+      (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
+    return true;
+  if (!S.Root)
+    return false;
+  // A Volatile member on the chain's way (glslang's `volatile` buffer
+  // under the GLSL450 memory model decorates the members).
+  uint32_t T = pointee(typeOf(S.Root));
+  for (InstRef AC : S.Chain) {
+    if (M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::Volatile))
+      return true;
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst)
+        return false;
+      if (M.inst(TD).Opcode != Op::OpTypeStruct) {
+        if (M.numOperands(TD) == 0)
+          return false;
+        T = M.operand(TD, 0);
+        continue;
+      }
+      uint64_t Member = 0;
+      if (!constantValue(M.operand(AC, K), Member) || Member >= M.numOperands(TD))
+        return false;
+      for (InstRef R : M.decorationsOf(T))
+        if (M.inst(R).Opcode == Op::OpMemberDecorate && M.numOperands(R) >= 3 &&
+            M.operand(R, 1) == Member &&
+            M.operand(R, 2) == uint32_t(spv::Decoration::Volatile))
+          return true;
+      T = M.operand(TD, uint32_t(Member));
+    }
+  }
+  return false;
+}
+
+void Lowering::markExclusiveSites() {
+  // writers=any: shaders outside the module may write the memory too.
+  if (Opts.Writers != WriterScope::Module)
+    return;
+  WriterAnalysis Analysis(M); // the use lists built by collect() are current
+  for (Site &S : Sites) {
+    if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
+      continue;
+    const Writers &W = Analysis.writersOf(S.Root);
+    S.Exclusive = W.Known && std::all_of(W.Insts.begin(), W.Insts.end(), [&](InstRef R) {
+      const auto It = SiteOf.find(R);
+      return It != SiteOf.end() && !Sites[It->second].Add && Sites[It->second].Op == S.Op;
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -829,6 +898,8 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
 
 void Lowering::copyDecorations(uint32_t From, uint32_t To) {
   for (InstRef R : M.decorationsOf(From)) {
+    if (isRestrict(R))
+      continue; // a clone is an alias of the original: never restrict
     const Inst &I = M.inst(R);
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops[0] = To;
@@ -987,7 +1058,32 @@ void Lowering::addToInterfaces(uint32_t Original, uint32_t Alias) {
   }
 }
 
+bool Lowering::isRestrict(InstRef R) const {
+  const Inst &I = M.inst(R);
+  const uint32_t Restrict = uint32_t(spv::Decoration::Restrict);
+  return (I.Opcode == Op::OpDecorate && I.Count >= 2 && M.operand(R, 1) == Restrict) ||
+         (I.Opcode == Op::OpMemberDecorate && I.Count >= 3 && M.operand(R, 2) == Restrict);
+}
+
+// The alias variables make Restrict false on the buffer variables they alias
+// and on the struct members their atomics reach: those decorations go.
+// (Aliased is added to a variable that has no Aliased.)
+void Lowering::dropFalseRestrict() {
+  auto &Annotations = M.section(Section::Annotation);
+  const auto False = [&](InstRef R) {
+    if (!isRestrict(R))
+      return false;
+    const uint32_t Target = M.operand(R, 0);
+    if (M.inst(R).Opcode == Op::OpMemberDecorate)
+      return OnPathMembers.count({Target, M.operand(R, 1)}) != 0;
+    return BufferRoots.count(Target) != 0;
+  };
+  Annotations.erase(std::remove_if(Annotations.begin(), Annotations.end(), False),
+                    Annotations.end());
+}
+
 void Lowering::buildBufferAliases() {
+  dropFalseRestrict();
   for (auto &[Root, Indices] : BufferRoots) {
     const uint32_t RootPtrType = typeOf(Root);
     const StorageClass SC = pointerClass(RootPtrType);
@@ -997,7 +1093,7 @@ void Lowering::buildBufferAliases() {
         M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
     for (InstRef R : M.decorationsOf(Root)) {
       const Inst &I = M.inst(R);
-      if (I.Opcode != Op::OpDecorate)
+      if (I.Opcode != Op::OpDecorate || isRestrict(R))
         continue;
       std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
       Ops[0] = Alias;
@@ -1705,6 +1801,39 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
   }
 }
 
+/// Whether \p Id is a constant or spec constant (an id any function may
+/// use), as opposed to a value computed in a function.
+bool isConstantId(const Module &M, uint32_t Id) {
+  switch (M.opOf(Id)) {
+  case Op::OpConstant:
+  case Op::OpConstantNull:
+  case Op::OpSpecConstant:
+  case Op::OpSpecConstantOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isLineInst(const Module &M, InstRef R) {
+  const Op O = M.inst(R).Opcode;
+  return O == Op::OpLine || O == Op::OpNoLine;
+}
+
+/// How many of the first \p Limit instructions of \p Body are the block's
+/// phis, with the OpLine/OpNoLine that may stand among them: up to and
+/// including the last phi of that leading run.
+size_t leadingPhis(const Module &M, const std::vector<InstRef> &Body, size_t Limit) {
+  size_t N = 0;
+  for (size_t K = 0; K < Limit; ++K) {
+    if (M.inst(Body[K]).Opcode == Op::OpPhi)
+      N = K + 1;
+    else if (!isLineInst(M, Body[K]))
+      break;
+  }
+  return N;
+}
+
 } // namespace
 
 void Lowering::lowerBlocks(Function &F) {
@@ -1753,9 +1882,7 @@ void Lowering::lowerBlocks(Function &F) {
       Block Header;
       Header.Label = OrigLabel;
       Header.LabelInst = B.LabelInst;
-      size_t NPhi = 0;
-      while (NPhi < Pos && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
-        ++NPhi;
+      const size_t NPhi = leadingPhis(M, Body, Pos);
       Header.Body.assign(Body.begin(), Body.begin() + NPhi);
       MovedMerge = *LM;
       Header.Body.push_back(MovedMerge);
@@ -1791,6 +1918,8 @@ void Lowering::lowerBlocks(Function &F) {
       } else
         Out.back().Body.push_back(R);
     }
+    if (MovedMerge != Module::NoInst && M.operand(MovedMerge, 1) == OrigLabel)
+      splitOffContinue(Out, MovedMerge);
     if (Out.back().Label != OrigLabel && !Out.back().Body.empty())
       Moved.push_back({OrigLabel, Out.back().Label, Out.back().Body.back()});
   }
@@ -1811,6 +1940,8 @@ void Lowering::lowerBlocks(Function &F) {
       if (It == BlockOf.end())
         continue;
       for (InstRef R : F.Blocks[It->second].Body) {
+        if (isLineInst(M, R))
+          continue; // OpLine/OpNoLine may come before a block's phis
         if (M.inst(R).Opcode != Op::OpPhi)
           break;
         for (uint32_t K = 1; K < M.numOperands(R); K += 2)
@@ -1818,6 +1949,22 @@ void Lowering::lowerBlocks(Function &F) {
             M.setOperand(R, K, Mv.Tail);
       }
     }
+}
+
+// A loop that was one block (header, continue target and back-edge block)
+// and is now split: the header's OpLoopMerge named the header as continue
+// target, which the back edge, now leaving from the last piece, no longer
+// post-dominates.  The back-edge branch moves to a new block that becomes
+// the continue target; the last piece branches to it.
+void Lowering::splitOffContinue(std::vector<Block> &Out, InstRef Merge) {
+  Block Cont;
+  Cont.Label = M.newId();
+  Cont.LabelInst = M.create(Op::OpLabel, 0, Cont.Label, {}, 0);
+  std::vector<InstRef> &Last = Out.back().Body;
+  Cont.Body.push_back(Last.back());
+  Last.back() = M.create(Op::OpBranch, 0, 0, {Cont.Label}, 0b1);
+  M.setOperand(Merge, 1, Cont.Label);
+  Out.push_back(std::move(Cont));
 }
 
 // An outlined atomic: a call of the helper function for its kind, made on
@@ -1835,7 +1982,7 @@ InstRef Lowering::callHelper(Site &S) {
                         &ParamTypes = Scratch.ParamTypes, &Pattern = Scratch.Pattern;
   Key.assign({uint32_t(S.Kind), uint32_t(S.Op), A.TypeId, M.operand(S.Atomic, 1),
               M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.ResultUnused,
-              S.Root});
+              S.Root, S.Exclusive});
   Args.assign(1, 0); // the callee, filled in below
   ParamTypes.clear();
   Pattern.clear(); // per index: 0 = parameter, else the constant
@@ -1865,6 +2012,19 @@ InstRef Lowering::callHelper(Site &S) {
         }
       }
   }
+  // A scope or semantics given by a run-time value (Kernel modules may do
+  // this) is a parameter too: the helper cannot use the caller's ids.
+  bool RunTime[2] = {false, false};
+  for (uint32_t K = 0; K < 2; ++K) {
+    const uint32_t Id = M.operand(S.Atomic, 1 + K);
+    if (isConstantId(M, Id))
+      continue;
+    RunTime[K] = true;
+    Key[3 + K] = 0;
+    Key.push_back(typeOf(Id));
+    Args.push_back(Id);
+    ParamTypes.push_back(typeOf(Id));
+  }
   Args.push_back(Value);
   ParamTypes.push_back(A.TypeId);
 
@@ -1890,13 +2050,15 @@ InstRef Lowering::callHelper(Site &S) {
     X.Value = Params.back();
     X.ResultId = M.newId();
     X.Rebuild = true;
+    size_t P = 0;
     if (S.Kind == MemKind::PointerCast) {
-      X.Ptr = Params[0];
+      X.Ptr = Params[P++];
     } else {
-      size_t P = 0;
       for (uint32_t C : Pattern)
         X.Indices.push_back(C ? C : Params[P++]);
     }
+    X.Scope = RunTime[0] ? Params[P++] : 0;
+    X.Semantics = RunTime[1] ? Params[P++] : 0;
     Block Entry;
     Entry.Label = M.newId();
     Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
@@ -1936,6 +2098,7 @@ bool Lowering::collectRetypedAdds() {
         Site S;
         S.Atomic = R;
         S.Add = true;
+        S.Op = FloatOp::Max; // unused; a float add is no min/max writer
         S.Kind = MemKind::SharedRetype;
         S.Width = M.scalarWidth(M.inst(R).TypeId);
         if (S.Width == 64 && !Target.mayUseInt64Atomics(MemoryClass::Shared)) {
@@ -2030,7 +2193,8 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const Inst A = M.inst(S.Atomic);
   const uint32_t W = S.Width;
   const uint32_t ResultId = X.ResultId, FloatType = A.TypeId;
-  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  const uint32_t Scope = X.Scope ? X.Scope : M.operand(S.Atomic, 1);
+  const uint32_t SemId = X.Semantics ? X.Semantics : M.operand(S.Atomic, 2);
   const uint32_t Value = X.Value;
   const NanPolicy Policy = Opts.policyFor(NanPolicy::Number);
 
@@ -2168,7 +2332,15 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const uint32_t VNaN = NeedNaN ? IsNaN(VB) : 0;
   // U(v), computed once here (dominating every use) when a combine will need
   // it: the CAS loop, the number fix-up, or the Function/Private path.
-  const bool CasPath = usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal);
+  // propagate: the single-RMW form (sticky NaN pattern after the early-out)
+  // is linearizable only when every writer is a lowered atomic of the same
+  // kind (a NaN that another writer stores is not sticky; min's sticky
+  // pattern is not sticky for max); elsewhere the CAS loop, which skips its
+  // exchange when nothing changes (the early-out), combines under every
+  // interleaving.
+  const bool CasPath = usesCasLoop(
+      Opts.Strat, Policy,
+      S.EarlyOutLegal && (Policy != NanPolicy::Propagate || S.Exclusive));
   const uint32_t UVB = (CasPath || Policy == NanPolicy::Number || S.Kind == MemKind::Private)
                            ? Ordered(VB)
                            : 0;
@@ -2301,8 +2473,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
       Operand = op(Op::OpSelect, UT, {VNaN, C(identityPattern(S.Op, W)), VB});
     else if (Policy == NanPolicy::Propagate)
       Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
-    // number, result unused, early-out: the fix-up is decided from the
-    // early-out's atomic load instead of from the integer atomic's result,
+    // number, result unused, early-out, and every writer of the memory a
+    // lowered atomic of the same kind (Site::Exclusive): the fix-up is
+    // decided from the early-out's atomic load instead of from the integer
+    // atomic's result,
     // which then stays unused (drivers emit a reduction: on an H200 up to
     // 1.6x faster in docs/gpu-performance.md).  A sticky NaN seen by the
     // load goes straight to the CAS loop.  A NaN written by a non-min/max
@@ -2312,9 +2486,13 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
     // observed.  Without early-out the same scheme would need a load of its
     // own, which costs more than it saves except on a single hot address
     // (measured: docs/gpu-performance.md, "early-out=off"), so there the
-    // fix-up reads the atomic's result.
-    const bool LoadDecides =
-        Policy == NanPolicy::Number && S.ResultUnused && S.EarlyOutLegal;
+    // fix-up reads the atomic's result.  Not so against other writers: a
+    // value-returning one (an exchange, a compare-exchange or an integer
+    // atomic on an integer view) that puts a NaN between the load and the
+    // integer atomic returns the value it replaced, and no order of the two
+    // leaves that NaN in place; there the fix-up reads the atomic's result.
+    const bool LoadDecides = Policy == NanPolicy::Number && S.ResultUnused &&
+                             S.EarlyOutLegal && S.Exclusive;
     auto FixOrDispatch = [&](uint32_t Loaded) {
       const uint32_t Need = StickyNaN(Loaded);
       const uint32_t Fix = M.newId(), Plain = M.newId(), Join = M.newId();
@@ -2395,6 +2573,9 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
       Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());
     return PassStatus::Failure;
   }
+  // Decorations that groups apply become plain ones, which the lowering
+  // copies to the integer views (the output is only written if it lowers).
+  M.flattenDecorationGroups();
   Lowering L(M, Options, Target, Consumer);
   if (!L.collect()) {
     Failure = L.Failure;
@@ -2403,13 +2584,14 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
-  // SPIR-V's limits: ids below 4194304 (what parse() accepts), and at most
+  // SPIR-V's limits (2.17, Universal Limits): an id bound of at most
+  // 4194303 (parse() accepts up to 4194304 for --max-id-bound), and at most
   // 65535 words per instruction (an entry point's interface list or a block
   // type can grow by one).
   std::string Limit;
-  if (M.bound() > 0x400000)
+  if (M.bound() > 0x3FFFFF)
     Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
-            ", above the SPIR-V limit of 4194304 (the input's bound is " +
+            ", above the SPIR-V limit of 4194303 (the input's bound is " +
             std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
   M.forEachPlaced([&](InstRef R) {
     const Inst &I = M.inst(R);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the execution suite (test/exec/exec_suite.py, all modes) on whatever
+# Runs the execution suite (test/exec/exec_suite.py, all modes, then the race
+# suite test/exec/race_suite.py when fatomic-opt is there) on whatever
 # Vulkan device the loader finds: the NVIDIA GPU on the GPU machine.  It never
 # selects lavapipe itself; VK_ICD_FILENAMES / VK_DRIVER_FILES are used as the
 # caller set them.
@@ -9,13 +10,17 @@
 #       what the run needs into build/exec-bundle: fatomic-vkrun,
 #       fatomic-exec-oracle, fatomic-opt if it is built, glslangValidator,
 #       spirv-val, spirv-dis, and fallback copies of libstdc++/libgcc_s.  Also
-#       downloads the Vulkan loader package into .gl/ when it is not there.
+#       downloads into .gl/ the Debian packages of the Vulkan loader and of
+#       libglvnd, which NVIDIA's ICD needs (scripts/gpu-machine.sh), where
+#       they are not there yet.
 #
 #   test/exec/run-nvidia.sh [run] [--log FILE] [--jobs N] [-- EXEC_SUITE_ARGS]
 #       On the GPU machine (or anywhere): uses build/exec-bundle if present,
-#       else build/bin, else configures and builds; installs the Vulkan loader
-#       from .gl/*.deb when none is installed; points the loader at the NVIDIA
-#       ICD when it finds no device by itself; then runs the suite.  The log
+#       else build/bin, else configures and builds; installs the carried
+#       packages of .gl/*.deb whose libraries are missing; points the loader at
+#       the NVIDIA ICD when it finds no device by itself; stops with a plain
+#       "no Vulkan device found" message (exit 1) when there is still none;
+#       then runs the suite.  The log
 #       (device, features, every case's result) goes to FILE (default
 #       $OUT/exec-nvidia.log when $OUT is set, else build/exec-nvidia.log);
 #       FILE's name with -detail added holds every command and its output.
@@ -98,7 +103,8 @@ do_run() {
   # Tools carried in the bundle come first; the machine's own otherwise.
   [ -d "$bin/bin" ] && export PATH="$bin/bin:$PATH"
   # The bundled C++ runtime if needed, a Vulkan loader, a device.
-  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bin/bin/fatomic-vkrun"
+  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bin/bin/fatomic-vkrun" ||
+    die "no Vulkan device: the suite was not run"
 
   local py=${PYTHON:-}
   if [ -z "$py" ]; then
@@ -119,6 +125,14 @@ do_run() {
   PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/exec_suite.py" --build-dir "$bin" --mode all \
     --jobs "$jobs" --log "$detail" "${extra[@]}" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
+  # Lowered atomics racing other writers: linearizability per address.
+  if [ -x "$bin/bin/fatomic-opt" ]; then
+    echo "== race suite (test/exec/race_suite.py)" | tee -a "$log"
+    PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/race_suite.py" --build-dir "$bin" \
+      --rounds 4 2>&1 | tee -a "$log"
+    local rrc=${PIPESTATUS[0]}
+    [ "$rc" -ne 0 ] || [ "$rrc" -eq 77 ] || rc=$rrc
+  fi
   set -e
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"
@@ -127,6 +141,6 @@ do_run() {
 case "${1:-run}" in
   bundle) shift; do_bundle "$@" ;;
   run) [ $# -gt 0 ] && shift; do_run "$@" ;;
-  -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' ;;
+  -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) do_run "$@" ;;
 esac

@@ -328,6 +328,16 @@ fatomic options:
                    the input.  off: write the lowering out at every atomic.
                    Image and Function/Private atomics are always written
                    out.  Default: on.
+               writers=module|any
+                   Who may write an atomic's memory while it runs.  Every
+                   lowered atomic is linearizable against every writer in
+                   the module; a cheaper form (the NaN fix-up decided by the
+                   early-out's load, nan=propagate's single integer atomic)
+                   is used only where the module's only writers of that
+                   memory are lowered atomics of the same kind.
+                   module     (default) other shaders or pipelines do not
+                              write the memory while this one runs.
+                   any        they may: no atomic gets a cheaper form.
 
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,
@@ -349,6 +359,10 @@ fatomic options:
 
 spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   -o <output>  Where to write the result ("-": standard output).  Required.
+               A regular file is replaced whole, in one rename, keeping its
+               mode; a symbolic link is followed and kept; a FIFO or a
+               device such as /dev/null is written through, as spirv-opt
+               does.
   --target-env=<env>
                Target environment for validation and the passes, e.g.
                vulkan1.2, spv1.6, opencl2.2 (the list is in spirv-opt --help).

@@ -122,6 +122,53 @@ bool checkFraming(const std::vector<uint32_t> &Words, std::string &Error) {
   return true;
 }
 
+/// The byte offset where the words of \p Bytes stop framing instructions:
+/// the first instruction with word count 0, an unknown opcode or a count past
+/// the end, or the end of the last whole word.
+size_t framedEnd(const std::vector<char> &Bytes, bool Swapped) {
+  const size_t NumWords = Bytes.size() / 4;
+  const auto Word = [&](size_t I) {
+    uint32_t W;
+    std::memcpy(&W, Bytes.data() + 4 * I, 4);
+    return Swapped ? __builtin_bswap32(W) : W;
+  };
+  size_t I = HeaderWords;
+  while (I < NumWords) {
+    const uint32_t Count = Word(I) >> 16;
+    if (Count == 0 || I + Count > NumWords ||
+        std::string(spvOpcodeString(Word(I) & 0xFFFF)) == "unknown")
+      break;
+    I += Count;
+  }
+  return 4 * I;
+}
+
+/// When \p Bytes is a module followed by lines of text (glslangValidator
+/// without --quiet writes the shader's file name and a newline to standard
+/// output after the module), sets \p Error to say so and returns true.
+bool findTrailingText(const std::vector<char> &Bytes, bool Swapped,
+                      std::string &Error) {
+  const size_t End = framedEnd(Bytes, Swapped);
+  if (End <= HeaderWords * 4 || End >= Bytes.size())
+    return false;
+  const std::vector<char> Tail(Bytes.begin() + End, Bytes.end());
+  // Lines of text end with a newline; a stray byte or two is corruption.
+  if (Tail.back() != '\n')
+    return false;
+  for (char C : Tail) {
+    const unsigned char U = static_cast<unsigned char>(C);
+    if ((U < 0x20 && U != '\n' && U != '\r' && U != '\t') || U >= 0x7f)
+      return false;
+  }
+  std::string Line(Tail.begin(), Tail.end());
+  Line = Line.substr(0, std::min(Line.find_first_of("\r\n"), size_t(40)));
+  Error = "text after the module: " + std::to_string(Tail.size()) +
+          " bytes at byte " + std::to_string(End) + " (\"" + Line +
+          "\"); glslangValidator writes the shader's file name to standard "
+          "output after the module unless given --quiet";
+  return true;
+}
+
 } // namespace
 
 std::string displayName(const std::string &Path) {
@@ -167,6 +214,9 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
                                     : "");
     return false;
   }
+  if (Bytes.size() >= HeaderWords * 4 &&
+      findTrailingText(Bytes, Swapped, Error))
+    return false;
   if (Bytes.size() % 4 != 0) {
     Error = "corrupt SPIR-V binary: size " + std::to_string(Bytes.size()) +
             " bytes is not a multiple of 4";
@@ -186,6 +236,106 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
   return checkFraming(Words, Error);
 }
 
+namespace {
+
+/// Closes \p Fd; false, with errno from the first failure, when \p Ok is
+/// false or close fails.
+bool closeKeepingErrno(int Fd, bool Ok) {
+  const int Saved = errno;
+  const bool Closed = ::close(Fd) == 0;
+  if (!Ok)
+    errno = Saved;
+  return Ok && Closed;
+}
+
+/// Writes \p Data to \p Path through open(2), as spirv-opt's fopen(..., "wb")
+/// does: a FIFO's reader or a device gets the bytes and the node itself stays
+/// what it is.  False with errno set on failure.
+bool writeThrough(const std::string &Path, const char *Data, size_t Size) {
+  const int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  return Fd >= 0 && closeKeepingErrno(Fd, writeAll(Fd, Data, Size));
+}
+
+/// The file a chain of symbolic links at \p Path ends at (which need not
+/// exist yet).  Empty, with errno set, on a loop or an unreadable link.
+std::string followLinks(std::string Path) {
+  for (int Depth = 0; Depth < 40; ++Depth) {
+    struct stat Link;
+    if (::lstat(Path.c_str(), &Link) != 0 || !S_ISLNK(Link.st_mode))
+      return Path;
+    std::string Target(size_t(Link.st_size > 0 ? Link.st_size : 4096) + 1,
+                       '\0');
+    const ssize_t N = ::readlink(Path.c_str(), Target.data(), Target.size());
+    if (N < 0)
+      return "";
+    Target.resize(size_t(N));
+    const std::filesystem::path Next(Target);
+    Path = Next.is_absolute()
+               ? Target
+               : (std::filesystem::path(Path).parent_path() / Next).string();
+  }
+  errno = ELOOP;
+  return "";
+}
+
+/// Writes a regular or new file at \p Path: the bytes go to a temporary file
+/// in the same directory, which then replaces \p Path in one rename, so that
+/// a failure never leaves a partial file.  An existing file (\p Existing)
+/// keeps its mode, and one we may not write is refused, as spirv-opt refuses
+/// it.  False with errno set on failure.
+bool replaceRegular(const std::string &Path, const struct stat *Existing,
+                    const char *Data, size_t Size) {
+  mode_t Mode = newFileMode();
+  if (Existing) {
+    // Opened without O_TRUNC: this only asks whether we may write it.
+    const int Probe = ::open(Path.c_str(), O_WRONLY);
+    if (Probe < 0)
+      return false;
+    ::close(Probe);
+    Mode = Existing->st_mode & 07777;
+  }
+
+  const std::filesystem::path Target(Path);
+  std::filesystem::path Temp = Target.parent_path();
+  Temp /= "." + Target.filename().string() + ".XXXXXX";
+  std::string TempName = Temp.string();
+  const int Fd = ::mkstemp(TempName.data());
+  if (Fd < 0) {
+    // A writable file in a directory we may not create files in: spirv-opt
+    // writes it in place, and so do we.
+    if (Existing && (errno == EACCES || errno == EPERM || errno == EROFS))
+      return writeThrough(Path, Data, Size);
+    return false;
+  }
+  const bool Written = ::fchmod(Fd, Mode) == 0 && writeAll(Fd, Data, Size);
+  if (closeKeepingErrno(Fd, Written) &&
+      std::rename(TempName.c_str(), Path.c_str()) == 0)
+    return true;
+  const int Saved = errno;
+  ::unlink(TempName.c_str());
+  errno = Saved;
+  return false;
+}
+
+/// Writes \p Data to the file system object at \p Path as spirv-opt would,
+/// without ever leaving a partial regular file.  False with errno set.
+bool writeFile(const std::string &Path, const char *Data, size_t Size) {
+  // A symlink is kept: what it points to is written (or created).
+  const std::string Resolved = followLinks(Path);
+  if (Resolved.empty())
+    return false;
+  struct stat Info;
+  if (::stat(Resolved.c_str(), &Info) != 0)
+    return errno == ENOENT && replaceRegular(Resolved, nullptr, Data, Size);
+  // FIFOs, devices and sockets are written through, and so is a file with
+  // more than one hard link (a rename would split the links).
+  if (!S_ISREG(Info.st_mode) || Info.st_nlink > 1)
+    return writeThrough(Resolved, Data, Size);
+  return replaceRegular(Resolved, &Info, Data, Size);
+}
+
+} // namespace
+
 bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,
                  std::string &Error) {
   const char *Data = reinterpret_cast<const char *>(Words.data());
@@ -198,32 +348,10 @@ bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,
     }
     return true;
   }
-
-  // A temporary in the target directory, so that the rename cannot cross
-  // file systems.
-  const std::filesystem::path Target(Path);
-  std::filesystem::path Temp = Target.parent_path();
-  Temp /= "." + Target.filename().string() + ".XXXXXX";
-  std::string TempName = Temp.string();
-
-  const int Fd = ::mkstemp(TempName.data());
-  if (Fd < 0) {
+  if (!writeFile(Path, Data, Size)) {
     Error = "cannot write '" + Path + "': " + systemError();
     return false;
   }
-  const auto Discard = [&] {
-    Error = "cannot write '" + Path + "': " + systemError();
-    ::unlink(TempName.c_str());
-    return false;
-  };
-  if (::fchmod(Fd, newFileMode()) != 0 || !writeAll(Fd, Data, Size)) {
-    const int Saved = errno;
-    ::close(Fd);
-    errno = Saved;
-    return Discard();
-  }
-  if (::close(Fd) != 0 || std::rename(TempName.c_str(), Path.c_str()) != 0)
-    return Discard();
   return true;
 }
 

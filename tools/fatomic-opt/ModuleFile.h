@@ -1,8 +1,16 @@
 //===- ModuleFile.h - Reading and writing SPIR-V binaries -----------------===//
 //
-// "-" names standard input or output.  Writing a file never leaves a partial
-// result behind: the words go to a temporary file in the target directory,
-// which then replaces the target in one rename.
+// "-" names standard input or output.  The output is written as spirv-opt
+// writes it, except that a regular file is never left partly written:
+//
+//   regular or new file   the words go to a temporary file in the same
+//                         directory, which replaces the file in one rename;
+//                         an existing file keeps its mode, and one that may
+//                         not be written is refused as spirv-opt refuses it
+//   symbolic link         followed: the link stays, its target is written
+//                         (by the rule for the kind of file it is)
+//   FIFO, device, socket, written through: the node stays what it is and
+//   hard-linked file      its reader or device gets the bytes
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_OPT_MODULEFILE_H
@@ -23,8 +31,9 @@ namespace fatomic_opt {
 bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
                 std::string &Error);
 
-/// Writes \p Words to \p Path, replacing it only on success.  On failure
-/// returns false, sets \p Error and leaves \p Path as it was.
+/// Writes \p Words to \p Path (see the file comment).  Called only once
+/// every step has succeeded, so nothing is written on an error.  On failure
+/// returns false, sets \p Error and leaves a regular file as it was.
 bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,
                  std::string &Error);
 

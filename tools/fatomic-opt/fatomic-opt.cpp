@@ -328,6 +328,20 @@ void Driver::printModule(const char *Title,
     std::cerr << Title << '\n' << Text << '\n';
 }
 
+/// --target-profile only tells the lowering what is native: without a
+/// --lower-float-atomic-minmax step it does nothing, which deserves a word.
+void warnUnusedProfile(const Invocation &Inv, Diagnostics &Diag) {
+  if (!Inv.TargetProfile)
+    return;
+  for (const Step &S : Inv.Steps)
+    if (S.Lowering)
+      return;
+  Diag.print(SPV_MSG_WARNING, {},
+             "--target-profile has no effect without "
+             "--lower-float-atomic-minmax (the profile only says which float "
+             "atomics the lowering may leave alone)");
+}
+
 void printVersion() {
   std::printf("fatomic-opt (fatomic %s)\n%s\n", FATOMIC_VERSION,
               spvSoftwareVersionDetailsString());
@@ -351,6 +365,7 @@ int main(int Argc, char **Argv) {
   }
 
   Diagnostics Diag;
+  warnUnusedProfile(Inv, Diag);
   fatomic::TargetModel Target;
   if (Inv.TargetProfile) {
     std::string Error;

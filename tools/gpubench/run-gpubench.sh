@@ -9,13 +9,15 @@
 #       variant generated, compiled with glslangValidator, lowered with
 #       fatomic-opt and validated with spirv-val (gpubench.py prepare),
 #       bin/fatomic-gpubench, and fallback copies of libstdc++/libgcc_s.
-#       Downloads the Vulkan loader package into .gl/ when it is not there.
+#       Downloads into .gl/ the Debian packages of the Vulkan loader and of
+#       libglvnd, which NVIDIA's ICD needs, where they are not there yet.
 #
 #   tools/gpubench/run-gpubench.sh run [--quick] [gpubench.py run options]
-#       On the GPU machine (or anywhere): installs the Vulkan loader from
-#       .gl/*.deb when no libvulkan.so.1 is installed (as root), points the
-#       loader at the NVIDIA ICD when it finds no device by itself, and runs
-#       the whole matrix from the bundle (gpubench.py run).  Results go to
+#       On the GPU machine (or anywhere): installs the carried packages of
+#       .gl/*.deb whose libraries are missing (as root), points the loader at
+#       the NVIDIA ICD when it finds no device by itself, stops with a plain
+#       "no Vulkan device found" message (exit 1) when there is still none,
+#       and runs the whole matrix from the bundle (gpubench.py run).  Results go to
 #       $OUT (else build/gpubench-out): gpubench-results.json, gpubench.log
 #       (device, every task, a summary); progress goes to stderr.  --quick
 #       runs small dispatches; `gpubench.py run --help` lists the size and
@@ -66,7 +68,8 @@ do_run() {
   [ -x "$bench" ] || die "$bench not found: run '$0 bundle' on a build machine and carry build/gpubench-bundle"
   mkdir -p "$out"
   # The bundled C++ runtime if needed, a Vulkan loader, a device.
-  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bench"
+  gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bench" ||
+    die "no Vulkan device: nothing was measured"
   {
     echo "== VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
     command -v nvidia-smi >/dev/null && nvidia-smi -L || true
@@ -78,6 +81,6 @@ do_run() {
 case "${1:-}" in
   bundle) shift; do_bundle "$@" ;;
   run) shift; do_run "$@" ;;
-  -h|--help|"") sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
+  -h|--help|"") sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] ;;
   *) die "unknown command '$1' (bundle or run; see --help)" ;;
 esac
