@@ -215,6 +215,9 @@ private:
   /// Float adds on retyped Workgroup floats become sites (Site::Add).
   bool collectRetypedAdds();
   void lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X);
+  /// After lowering float adds: their 32/64-bit capabilities (and the
+  /// extension) where no float add of that width is left.
+  void removeUnusedAddCapabilities();
   InstRef callHelper(Site &S);
 
   // Helper functions, one per kind of outlined atomic (keyed by everything
@@ -452,8 +455,10 @@ bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
   std::vector<uint64_t> MA, MB;
   if (!flatIndices(CA, IA, MA) || !flatIndices(CB, IB, MB) || MA != MB)
     return false;
+  // Indices of one width but either signedness: B's is bitcast to A's type.
   for (size_t K = 0; K < IA.size(); ++K)
-    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]))
+    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]) &&
+        M.scalarWidth(typeOf(IA[K])) != M.scalarWidth(typeOf(IB[K])))
       return false;
   bool NonUniform = M.hasDecoration(I.ResultId, spv::Decoration::NonUniform);
   for (InstRef AC : CA)
@@ -466,9 +471,14 @@ bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
       Ops.push_back(IA[K]);
       continue;
     }
+    uint32_t B = IB[K];
+    if (typeOf(B) != typeOf(IA[K])) {
+      B = M.newId();
+      Out.push_back(M.create(Op::OpBitcast, typeOf(IA[K]), B, {IB[K]}, 0b1));
+    }
     const uint32_t Id = M.newId();
     Out.push_back(M.create(Op::OpSelect, typeOf(IA[K]), Id,
-                           {M.operand(Sel, 0), IA[K], IB[K]}, 0b111));
+                           {M.operand(Sel, 0), IA[K], B}, 0b111));
     if (M.hasDecoration(IA[K], spv::Decoration::NonUniform) ||
         M.hasDecoration(IB[K], spv::Decoration::NonUniform))
       M.addDecoration(Id, spv::Decoration::NonUniform);
@@ -537,10 +547,10 @@ void Lowering::selectError(InstRef Atomic, InstRef Sel) {
     error(FailureKind::Unsupported,
           "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
               ", which chooses between two paths into variable " + Name(RootA) +
-              " that differ in a struct member or in their depth; fatomic "
-              "lowers a choice between paths that differ in array indices "
-              "only; write one atomic per path (for example one atomic in "
-              "each branch)");
+              " that differ in a struct member, in their depth or in the "
+              "width of an index; fatomic lowers a choice between paths that "
+              "differ in array indices only; write one atomic per path (for "
+              "example one atomic in each branch)");
   }
 }
 
@@ -1766,6 +1776,8 @@ void Lowering::mutate() {
       !M.hasCapability(spv::Capability::AtomicFloat32MinMaxEXT) &&
       !M.hasCapability(spv::Capability::AtomicFloat64MinMaxEXT))
     M.removeExtension(ExtName);
+  if (std::any_of(Sites.begin(), Sites.end(), [](const Site &S) { return S.Add; }))
+    removeUnusedAddCapabilities();
   if (std::any_of(Sites.begin(), Sites.end(), [](const Site &S) { return S.Width == 64; })) {
     M.addCapability(spv::Capability::Int64);
     M.addCapability(spv::Capability::Int64Atomics);
@@ -2114,6 +2126,25 @@ bool Lowering::collectRetypedAdds() {
         Sites.push_back(std::move(S));
       }
   return true;
+}
+
+void Lowering::removeUnusedAddCapabilities() {
+  bool Left32 = false, Left64 = false;
+  for (const Function &F : M.functions())
+    for (const Block &B : F.Blocks)
+      for (InstRef R : B.Body)
+        if (M.inst(R).Opcode == Op::OpAtomicFAddEXT) {
+          const uint32_t W = M.scalarWidth(M.inst(R).TypeId);
+          Left32 |= W == 32;
+          Left64 |= W == 64;
+        }
+  if (!Left32)
+    M.removeCapability(spv::Capability::AtomicFloat32AddEXT);
+  if (!Left64)
+    M.removeCapability(spv::Capability::AtomicFloat64AddEXT);
+  if (!M.hasCapability(spv::Capability::AtomicFloat32AddEXT) &&
+      !M.hasCapability(spv::Capability::AtomicFloat64AddEXT))
+    M.removeExtension("SPV_EXT_shader_atomic_float_add");
 }
 
 void Lowering::lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X) {

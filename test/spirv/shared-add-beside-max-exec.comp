@@ -36,6 +36,9 @@ void main() {
     outv[2u * gl_WorkGroupID.x + 1u] = s[1];
   }
 }
+// No float add is left, nor its capability and extension.
+// CHECK-NOT: AtomicFloat32AddEXT
+// CHECK-NOT: SPV_EXT_shader_atomic_float_add
 // CHECK-NOT: OpAtomicF{{Add|Min|Max}}EXT
 // CHECK: %s = OpVariable %_ptr_Workgroup__arr_uint_uint_2 Workgroup
 // CHECK: OpLoopMerge
