@@ -409,7 +409,10 @@ bool Lowering::flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32
                            std::vector<uint64_t> &Members) const {
   if (Chain.empty())
     return true;
-  uint32_t T = pointee(typeOf(M.operand(Chain.front(), 0)));
+  const InstRef BaseType = pointerTypeOf(M.operand(Chain.front(), 0));
+  if (BaseType == Module::NoInst)
+    return false;
+  uint32_t T = M.operand(BaseType, 1);
   for (InstRef AC : Chain)
     for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
       const uint32_t Idx = M.operand(AC, K);
