@@ -215,8 +215,8 @@ private:
   /// Float adds on retyped Workgroup floats become sites (Site::Add).
   bool collectRetypedAdds();
   void lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X);
-  /// After lowering float adds: their 32/64-bit capabilities (and the
-  /// extension) where no float add of that width is left.
+  /// After lowering float adds: their 32/64-bit capabilities where no
+  /// float add of that width is left, the extension where none is.
   void removeUnusedAddCapabilities();
   InstRef callHelper(Site &S);
 
@@ -2132,7 +2132,7 @@ bool Lowering::collectRetypedAdds() {
 }
 
 void Lowering::removeUnusedAddCapabilities() {
-  bool Left32 = false, Left64 = false;
+  bool Left32 = false, Left64 = false, LeftAny = false;
   for (const Function &F : M.functions())
     for (const Block &B : F.Blocks)
       for (InstRef R : B.Body)
@@ -2140,13 +2140,14 @@ void Lowering::removeUnusedAddCapabilities() {
           const uint32_t W = M.scalarWidth(M.inst(R).TypeId);
           Left32 |= W == 32;
           Left64 |= W == 64;
+          LeftAny = true;
         }
   if (!Left32)
     M.removeCapability(spv::Capability::AtomicFloat32AddEXT);
   if (!Left64)
     M.removeCapability(spv::Capability::AtomicFloat64AddEXT);
-  if (!M.hasCapability(spv::Capability::AtomicFloat32AddEXT) &&
-      !M.hasCapability(spv::Capability::AtomicFloat64AddEXT))
+  // The extension defines the instruction for the f16 add as well.
+  if (!LeftAny)
     M.removeExtension("SPV_EXT_shader_atomic_float_add");
 }
 
