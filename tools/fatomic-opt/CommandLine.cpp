@@ -371,10 +371,10 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   --preserve-bindings, --preserve-spec-constants
                Keep unused bindings or specialization constants.
   --print-all  Print the module as assembly to standard error before each
-               pass and after the last one.
+               pass, the lowering included, and once after the last one.
   --time-report
-               Print the time and memory each spirv-opt pass takes to standard
-               error.
+               Print the time and memory each pass takes, the lowering
+               included, to standard error: one table for the whole run.
   -O, -Os      The spirv-opt performance or size pass sequence.
   -Oconfig=<file>
                The flags in <file> (separated by white space; lines starting
