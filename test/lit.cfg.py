@@ -71,6 +71,8 @@ subs = [
     ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
     ("%docs", os.path.join(config.fatomic_src_root, "docs")),
     ("%check-manpage", python + " " + os.path.join(utils, "check_manpage.py")),
+    ("%check-pass-flags",
+     python + " " + os.path.join(utils, "check_pass_flags.py")),
     ("%check-diagnostics",
      python + " " + os.path.join(utils, "check_diagnostics.py")),
     ("%src-root", config.fatomic_src_root),
