@@ -71,6 +71,8 @@ subs = [
     ("%doc-recipe", python + " " + os.path.join(utils, "doc_recipe.py")),
     ("%docs", os.path.join(config.fatomic_src_root, "docs")),
     ("%check-manpage", python + " " + os.path.join(utils, "check_manpage.py")),
+    ("%check-doc-references",
+     python + " " + os.path.join(utils, "check_doc_references.py")),
     ("%check-pass-flags",
      python + " " + os.path.join(utils, "check_pass_flags.py")),
     ("%check-diagnostics",

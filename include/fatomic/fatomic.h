@@ -124,7 +124,9 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * native).  \p options is the option string of fatomic-opt's
  * --lower-float-atomic-minmax=OPTIONS (NULL or "" for the defaults):
  * "nan=number|propagate|fast", "strategy=dispatch|cas", "early-out=on|off",
- * "native=<feature>[+<feature>...]", "images=retype", separated by ',' or ';'.
+ * "native=<feature>[+<feature>...]", "images=retype", "outline=on|off"
+ * (default on: each kind of atomic lowered once, in a helper function its
+ * atomics call), separated by ',' or ';'.
  *
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),
