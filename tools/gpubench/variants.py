@@ -1,7 +1,8 @@
 """The GPU benchmark's shader variants, as GLSL generated for f32 and f64.
 
-Every variant shares one driver loop (the shape of the hand-written anchors in
-shared/anchors/gpubench): invocation i runs `iters` iterations; iteration k
+Every variant shares one driver loop (the shape of the hand-written shaders
+the lowering was designed with, docs/design.md "Lowering"): invocation i runs
+`iters` iterations; iteration k
 works on address ((i * 2654435761 + k * 40503) >> 7) & mask with the value
 vals[(i + k * 977) % n] (+ 4096 k when adv is set, so that every round raises
 the maximum).  `used` variants add each op's result into an accumulator that
