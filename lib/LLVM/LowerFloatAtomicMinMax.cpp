@@ -1251,18 +1251,16 @@ private:
 // Pass
 //===----------------------------------------------------------------------===//
 
-/// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
-/// where it is given and the atomic can be outlined, otherwise in place.
-/// Reports the DXIL calls it cannot lower, and adds the float
-/// dx.op.atomicBinOp declarations whose calls it rewrote to \p DxilCallees.
+/// The float min/max atomics of \p F: those that go to a helper
+/// (\p ToOutline, where \p Outline is given) and those written out in place
+/// (\p Atomics).  Reports the DXIL calls that cannot be lowered, and adds the
+/// float dx.op.atomicBinOp declarations of the others to \p DxilCallees.
 /// \p IsExclusive tells the atomics proven to have exclusive writers.
-/// Returns whether \p F changed.
-bool lowerFunction(Function &F, const LoweringOptions &Options,
-                   Outliner *Outline,
-                   SmallSetVector<Function *, 2> &DxilCallees,
-                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
-  SmallVector<FloatAtomic, 8> Atomics;
-  SmallVector<FloatAtomic, 8> ToOutline;
+void collectAtomics(Function &F, const LoweringOptions &Options,
+                    bool Outline, SmallSetVector<Function *, 2> &DxilCallees,
+                    function_ref<bool(const AtomicRMWInst &)> IsExclusive,
+                    SmallVectorImpl<FloatAtomic> &Atomics,
+                    SmallVectorImpl<FloatAtomic> &ToOutline) {
   DxilOverloadCheck Overloads(*F.getParent());
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
@@ -1294,6 +1292,19 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
                  ": " + Error,
           CB->getDebugLoc()));
   }
+}
+
+/// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
+/// where it is given and the atomic can be outlined, otherwise in place
+/// (collectAtomics says which, and reports what cannot be lowered).
+/// Returns whether \p F changed.
+bool lowerFunction(Function &F, const LoweringOptions &Options,
+                   Outliner *Outline,
+                   SmallSetVector<Function *, 2> &DxilCallees,
+                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
+  SmallVector<FloatAtomic, 8> Atomics, ToOutline;
+  collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
+                 Atomics, ToOutline);
   for (const FloatAtomic &A : ToOutline)
     Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
   if (Atomics.empty())
