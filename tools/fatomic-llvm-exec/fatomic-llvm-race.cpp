@@ -413,7 +413,7 @@ uint64_t race(Race &R, int CpuA, uint64_t MaxRounds, double Seconds,
     O.Memory = Indexed ? R.A.readIndexed(Round - 1) : R.load();
     if (!R.serializable(O, Round) && ++Violations <= 3)
       printOutcome("not serializable:", O, Round);
-    if (Round % 4096 == 0 && std::chrono::steady_clock::now() > Deadline)
+    if (Round % 256 == 0 && std::chrono::steady_clock::now() > Deadline)
       break;
   }
   R.S.Stop.store(true);
