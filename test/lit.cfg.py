@@ -27,6 +27,8 @@ subs = [
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
      os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec")),
+    ("%fatomic-llvm-race",
+     os.path.join(config.fatomic_tools_dir, "fatomic-llvm-race")),
     ("%fatomic-semantics-table",
      os.path.join(config.fatomic_tools_dir, "fatomic-semantics-table")),
     ("%fatomic-capi-test",
@@ -103,6 +105,12 @@ if (config.fatomic_plugin and config.clang and
         platform.machine() in ("x86_64", "AMD64") and
         os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-llvm-exec"))):
     config.available_features.add("x86-64-exec")
+# Two CPUs for the threads of the race tests (test/llvm/race), which pin
+# one thread to each.
+if (hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
+        and os.path.exists(os.path.join(config.fatomic_tools_dir,
+                                        "fatomic-llvm-race"))):
+    config.available_features.add("two-cpus")
 # Lowered kernels compiled to PTX with llc (no GPU needed).
 if config.fatomic_plugin and config.llc and os.path.exists(
         os.path.join(config.fatomic_tools_dir, "fatomic-nvptx-expect")):
@@ -111,6 +119,18 @@ if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-opt")):
     config.available_features.add("fatomic-opt")
 if os.path.exists(os.path.join(config.fatomic_tools_dir, "fatomic-engine-example")):
     config.available_features.add("engine-example")
+# The Vulkan layer (lib/Layer) on lavapipe: `%with-layer CMD` runs CMD with
+# the build tree's layer enabled on Mesa's CPU driver.
+LAYER_DIR = os.path.join(config.fatomic_obj_root, "layer")
+if (os.path.exists(os.path.join(LAYER_DIR, "VkLayer_FATOMIC_float_atomic_minmax.json"))
+        and os.path.exists(LAVAPIPE_ICD)):
+    config.available_features.add("layer")
+    config.substitutions.append(("%with-layer", " ".join([
+        "env", "VK_ICD_FILENAMES=" + LAVAPIPE_ICD, "VK_DRIVER_FILES=" + LAVAPIPE_ICD,
+        "VK_ADD_LAYER_PATH=" + LAYER_DIR,
+        "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax"])))
+    config.substitutions.append(("%fatomic-layer-probe", os.path.join(
+        config.fatomic_tools_dir, "fatomic-layer-probe")))
 if shutil.which("man"):
     config.available_features.add("man")
 # %unprivileged runs a command as an ordinary user: as root through setpriv

@@ -126,7 +126,8 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * "nan=number|propagate|fast", "strategy=dispatch|cas", "early-out=on|off",
  * "native=<feature>[+<feature>...]", "images=retype", "outline=on|off"
  * (default on: each kind of atomic lowered once, in a helper function its
- * atomics call), separated by ',' or ';'.
+ * atomics call), "writers=module|any" (default module: only this module
+ * writes the atomics' memory while it runs), separated by ',' or ';'.
  *
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),

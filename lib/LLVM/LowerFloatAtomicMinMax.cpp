@@ -51,6 +51,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/ConstantFold.h"
 #include "llvm/IR/Constants.h"
@@ -59,6 +60,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -73,7 +75,7 @@
 
 using namespace llvm;
 
-namespace fatomic {
+namespace fatomic::llvmir {
 
 namespace {
 
@@ -137,6 +139,10 @@ struct FloatAtomic {
   FloatOp Op;
   NanPolicy DefaultPolicy;
   unsigned Group = 0; ///< index of its SharedOperand (set by the pass)
+  /// Whether every write to its memory is proven to be a lowered float
+  /// atomic of its own kind (WriterProof), which allows the forms that are
+  /// exact only then.
+  bool Exclusive = false;
 };
 
 /// The operand of a collected atomic.
@@ -244,6 +250,85 @@ std::optional<FloatAtomic> classifyDxilCall(CallInst &CI, std::string &Error) {
     return std::nullopt;
   }
   return FloatAtomic{&CI, Op, NanPolicy::Number};
+}
+
+//===----------------------------------------------------------------------===//
+// Proof of exclusive writers
+//===----------------------------------------------------------------------===//
+
+/// What makes two float atomics interchangeable writers of one memory: the
+/// operation, the type and the effective NaN policy.
+struct AtomicKind {
+  FloatOp Op;
+  Type *Ty;
+  NanPolicy Policy;
+  bool operator==(const AtomicKind &O) const {
+    return Op == O.Op && Ty == O.Ty && Policy == O.Policy;
+  }
+};
+
+/// The float atomics of a module whose memory only lowered float atomics of
+/// their own kind write (the proof that writers=module allows the cheaper
+/// forms on).  Conservative: the memory must be a global variable of local
+/// linkage whose every use, through getelementptr, bitcast and addrspacecast
+/// (instructions or constant expressions), is a load or a float atomic of
+/// one kind.  Anything else (a store, another atomic, a call, a pointer
+/// stored or compared or converted, a phi or select, an alias) gives no
+/// proof for any atomic on that global; so do function arguments, allocas
+/// and every other pointer, which are never proven.
+class WriterProof {
+public:
+  WriterProof(Module &M, const LoweringOptions &Options) {
+    if (Options.Writers != WriterScope::Module)
+      return;
+    for (GlobalVariable &GV : M.globals())
+      if (GV.hasLocalLinkage())
+        proveGlobal(GV, Options);
+  }
+
+  bool isExclusive(const AtomicRMWInst &RMW) const {
+    return Proven.contains(&RMW);
+  }
+
+private:
+  void proveGlobal(GlobalVariable &GV, const LoweringOptions &Options);
+
+  SmallPtrSet<const AtomicRMWInst *, 8> Proven;
+};
+
+void WriterProof::proveGlobal(GlobalVariable &GV,
+                              const LoweringOptions &Options) {
+  SmallVector<const Value *, 8> Pointers = {&GV};
+  SmallPtrSet<const Value *, 8> Seen = {&GV};
+  SmallVector<const AtomicRMWInst *, 4> Writers;
+  std::optional<AtomicKind> Kind;
+  while (!Pointers.empty()) {
+    const Value *Ptr = Pointers.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) ||
+          isa<AddrSpaceCastOperator>(U)) {
+        if (Seen.insert(U).second)
+          Pointers.push_back(U);
+        continue;
+      }
+      if (auto *Load = dyn_cast<LoadInst>(U);
+          Load && Load->getPointerOperand() == Ptr)
+        continue;
+      auto *RMW = dyn_cast<AtomicRMWInst>(U);
+      if (!RMW || RMW->getPointerOperand() != Ptr)
+        return; // a write, or the pointer escapes
+      std::optional<FloatAtomic> A =
+          classifyAtomicRMW(const_cast<AtomicRMWInst &>(*RMW));
+      if (!A)
+        return; // an integer atomic, an exchange, a float add
+      AtomicKind This{A->Op, RMW->getType(), Options.policyFor(A->DefaultPolicy)};
+      if (Kind && !(*Kind == This))
+        return; // min and max, or two types, or two policies
+      Kind = This;
+      Writers.push_back(RMW);
+    }
+  }
+  Proven.insert(Writers.begin(), Writers.end());
 }
 
 //===----------------------------------------------------------------------===//
@@ -620,7 +705,8 @@ public:
     if (auto Ordering = Word.earlyOutOrdering(); Ordering && EarlyOutWanted)
       EarlyOutOrdering = Ordering;
     UseCasLoop = usesCasLoop(Strat, Policy, EarlyOutOrdering.has_value()) ||
-                 LaneTy->isVectorTy();
+                 LaneTy->isVectorTy() ||
+                 (Policy == NanPolicy::Propagate && !A.Exclusive);
   }
 
   void run();
@@ -972,9 +1058,10 @@ public:
     return !RMW.hasMetadataOtherThanDebugLoc();
   }
 
-  /// Replaces \p RMW by a call of its helper.
-  void replace(AtomicRMWInst &RMW) {
-    Function &Helper = helperFor(RMW);
+  /// Replaces \p RMW by a call of its helper; \p Exclusive as in
+  /// FloatAtomic.
+  void replace(AtomicRMWInst &RMW, bool Exclusive) {
+    Function &Helper = helperFor(RMW, Exclusive);
     Value *Args[] = {RMW.getPointerOperand(), RMW.getValOperand()};
     CallInst *Call = CallInst::Create(Helper.getFunctionType(), &Helper, Args,
                                       "", RMW.getIterator());
@@ -989,8 +1076,9 @@ private:
   /// What a helper's body depends on, packed: the type is the key's first
   /// half, everything else (all small) its second.
   using Key = std::pair<Type *, uint64_t>;
-  static Key keyOf(const AtomicRMWInst &RMW) {
+  static Key keyOf(const AtomicRMWInst &RMW, bool Exclusive) {
     uint64_t K = uint64_t(RMW.getOperation());                 // < 2^5
+    K = K << 1 | uint64_t(Exclusive);
     K = K << 3 | uint64_t(RMW.getOrdering());                  // < 2^3
     K = K << 1 | uint64_t(RMW.isVolatile());
     K = K << 6 | uint64_t(Log2(RMW.getAlign()));               // < 2^6
@@ -999,16 +1087,17 @@ private:
     return {RMW.getType(), K};
   }
 
-  Function &helperFor(AtomicRMWInst &RMW) {
-    Function *&Helper = Helpers[keyOf(RMW)];
+  Function &helperFor(AtomicRMWInst &RMW, bool Exclusive) {
+    Function *&Helper = Helpers[keyOf(RMW, Exclusive)];
     if (!Helper)
-      Helper = makeHelper(RMW);
+      Helper = makeHelper(RMW, Exclusive);
     return *Helper;
   }
 
   /// fatomic.<op>.<type>.<ordering>[.volatile][.scope.<name>][.p<AS>]
-  /// [.align<N>]; the module appends a number where the name is taken.
-  std::string helperName(const AtomicRMWInst &RMW) const {
+  /// [.align<N>][.exclusive]; the module appends a number where the name is
+  /// taken.
+  std::string helperName(const AtomicRMWInst &RMW, bool Exclusive) const {
     std::string Name;
     raw_string_ostream OS(Name);
     OS << "fatomic." << AtomicRMWInst::getOperationName(RMW.getOperation())
@@ -1027,6 +1116,8 @@ private:
     const DataLayout &DL = M.getDataLayout();
     if (RMW.getAlign() != DL.getTypeStoreSize(RMW.getType()).getFixedValue())
       OS << ".align" << RMW.getAlign().value();
+    if (Exclusive)
+      OS << ".exclusive";
     return Name;
   }
 
@@ -1041,7 +1132,7 @@ private:
     return Name;
   }
 
-  Function *makeHelper(AtomicRMWInst &RMW);
+  Function *makeHelper(AtomicRMWInst &RMW, bool Exclusive);
 
   Module &M;
   const LoweringOptions &Options;
@@ -1057,19 +1148,26 @@ private:
 /// where it is given and the atomic can be outlined, otherwise in place.
 /// Reports the DXIL calls it cannot lower, and adds the float
 /// dx.op.atomicBinOp declarations whose calls it rewrote to \p DxilCallees.
+/// \p IsExclusive tells the atomics proven to have exclusive writers.
 /// Returns whether \p F changed.
 bool lowerFunction(Function &F, const LoweringOptions &Options,
                    Outliner *Outline,
-                   SmallSetVector<Function *, 2> &DxilCallees) {
+                   SmallSetVector<Function *, 2> &DxilCallees,
+                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
   SmallVector<FloatAtomic, 8> Atomics;
-  SmallVector<AtomicRMWInst *, 8> ToOutline;
+  SmallVector<FloatAtomic, 8> ToOutline;
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
       if (!A)
         continue;
+      // Only propagate has a form that needs the proof; the others are
+      // linearizable against any writer in every form.
+      A->Exclusive =
+          Options.policyFor(A->DefaultPolicy) == NanPolicy::Propagate &&
+          IsExclusive(*RMW);
       if (Outline && Outliner::canOutline(*RMW))
-        ToOutline.push_back(RMW);
+        ToOutline.push_back(*A);
       else
         Atomics.push_back(*A);
       continue;
@@ -1087,8 +1185,8 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
                  CI->getCalledFunction()->getName() + ": " + Error,
           CI->getDebugLoc()));
   }
-  for (AtomicRMWInst *RMW : ToOutline)
-    Outline->replace(*RMW);
+  for (const FloatAtomic &A : ToOutline)
+    Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
   if (Atomics.empty())
     return !ToOutline.empty();
 
@@ -1133,14 +1231,14 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
   return true;
 }
 
-Function *Outliner::makeHelper(AtomicRMWInst &RMW) {
+Function *Outliner::makeHelper(AtomicRMWInst &RMW, bool Exclusive) {
   LLVMContext &Ctx = M.getContext();
   Type *Ty = RMW.getType();
   Type *PtrTy = RMW.getPointerOperand()->getType();
   Function *Helper = Function::Create(
       FunctionType::get(Ty, {PtrTy, Ty}, /*isVarArg=*/false),
       GlobalValue::InternalLinkage, M.getDataLayout().getProgramAddressSpace(),
-      helperName(RMW), &M);
+      helperName(RMW, Exclusive), &M);
   Helper->setCallingConv(CallConv);
   Helper->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   Helper->addFnAttr(Attribute::AlwaysInline);
@@ -1156,7 +1254,8 @@ Function *Outliner::makeHelper(AtomicRMWInst &RMW) {
   ReturnInst::Create(Ctx, Body, Entry);
   // The helper's one atomic, written out in place.
   SmallSetVector<Function *, 2> NoDxil;
-  lowerFunction(*Helper, Options, /*Outline=*/nullptr, NoDxil);
+  lowerFunction(*Helper, Options, /*Outline=*/nullptr, NoDxil,
+                [Exclusive](const AtomicRMWInst &) { return Exclusive; });
   return Helper;
 }
 
@@ -1188,11 +1287,16 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Module &M,
   for (Function &F : M)
     if (!F.isDeclaration())
       Functions.push_back(&F);
+  // Proven before anything is rewritten: the proof reads the float atomics.
+  const WriterProof Proof(M, Options);
+  auto IsExclusive = [&Proof](const AtomicRMWInst &RMW) {
+    return Proof.isExclusive(RMW);
+  };
   SmallSetVector<Function *, 2> DxilCallees;
   bool Changed = false;
   for (Function *F : Functions)
     Changed |= lowerFunction(*F, Options, Outline ? &*Outline : nullptr,
-                             DxilCallees);
+                             DxilCallees, IsExclusive);
   if (!Changed)
     return PreservedAnalyses::all();
   eraseUnusedDxilCallees(
@@ -1204,8 +1308,11 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Module &M,
 PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
                                                   FunctionAnalysisManager &AM) {
   // A function pass must not add functions: always written out in place.
+  // It sees one function, so nothing is proven about the writers of any
+  // memory: every atomic gets the form that is exact against any writer.
   SmallSetVector<Function *, 2> DxilCallees;
-  if (!lowerFunction(F, Options, /*Outline=*/nullptr, DxilCallees))
+  if (!lowerFunction(F, Options, /*Outline=*/nullptr, DxilCallees,
+                     [](const AtomicRMWInst &) { return false; }))
     return PreservedAnalyses::all();
   eraseUnusedDxilCallees(DxilCallees.getArrayRef(), AM);
   return PreservedAnalyses::none();
@@ -1306,4 +1413,4 @@ PassPluginLibraryInfo getFatomicPluginInfo() {
           registerLowerFloatAtomicMinMax};
 }
 
-} // namespace fatomic
+} // namespace fatomic::llvmir

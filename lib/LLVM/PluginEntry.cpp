@@ -3,7 +3,7 @@
 // The symbol that `opt -load-pass-plugin` and `clang -fpass-plugin` look up.
 // Tools that link fatomic_llvm statically define FATOMIC_LLVM_LINK_INTO_TOOLS
 // (or simply do not compile this file) and call
-// fatomic::registerLowerFloatAtomicMinMax themselves.
+// fatomic::llvmir::registerLowerFloatAtomicMinMax themselves.
 //
 // Besides the pipeline name `lower-float-atomic-minmax<OPTIONS>`, the plugin
 // adds the pass at the end of the default optimization pipelines (the
@@ -42,7 +42,7 @@ public:
 
   bool parse(cl::Option &O, StringRef, StringRef Arg, std::string &Value) {
     Expected<fatomic::LoweringOptions> Parsed =
-        fatomic::parseLLVMPassOptions(Arg);
+        fatomic::llvmir::parseLLVMPassOptions(Arg);
     if (!Parsed)
       return O.error(toString(Parsed.takeError()));
     Value = Arg.str();
@@ -63,18 +63,19 @@ cl::opt<bool> AddToDefaultPipeline(
              "optimization pipelines (default: true)"));
 
 void registerCallbacks(PassBuilder &PB) {
-  fatomic::registerLowerFloatAtomicMinMax(PB);
+  fatomic::llvmir::registerLowerFloatAtomicMinMax(PB);
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         if (!AddToDefaultPipeline)
           return;
         // Checked when the option was parsed.
         fatomic::LoweringOptions Options =
-            cantFail(fatomic::parseLLVMPassOptions(PipelineOptions));
+            cantFail(fatomic::llvmir::parseLLVMPassOptions(PipelineOptions));
         // No inliner runs after this point: helpers would stay calls.
         if (!Options.OutlineGiven)
           Options.Outline = false;
-        MPM.addPass(fatomic::LowerFloatAtomicMinMaxPass(std::move(Options)));
+        MPM.addPass(
+            fatomic::llvmir::LowerFloatAtomicMinMaxPass(std::move(Options)));
       });
 }
 

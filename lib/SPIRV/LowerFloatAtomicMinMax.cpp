@@ -12,6 +12,7 @@
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include "Module.h"
+#include "WriterAnalysis.h"
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
 
@@ -51,6 +52,9 @@ struct Site {
   bool NonUniform = false;
   bool EarlyOutLegal = false;
   bool ResultUnused = false;    ///< the atomic's result id has no real uses
+  /// Every write to the memory is a lowered float atomic of the same kind
+  /// (WriterAnalysis): the cheaper, proof-dependent forms are allowed.
+  bool Exclusive = false;
 };
 
 // Memory-semantics bits (SPIR-V 3.25).
@@ -123,12 +127,34 @@ private:
   /// \p EvenIfNative: lower it although the target runs it natively.
   bool analyze(InstRef R, Site &S, bool EvenIfNative = false);
   bool traceRoot(InstRef Atomic, uint32_t Ptr, Site &S);
+  /// Whether \p S's memory (root variable or chain) is Volatile.
+  bool volatileMemory(const Site &S) const;
+  /// Sets Site::Exclusive from the writers of each site's memory.
+  void markExclusiveSites();
+  /// The variable \p Ptr points into and the access chains on the way
+  /// (root side first), through chains and copies; 0 when something else
+  /// is on the way.
+  uint32_t chainRoot(uint32_t Ptr, std::vector<InstRef> &Chain) const;
+  /// Array indices of \p Chain, with the struct member indices as values
+  /// (~0u marks them in \p Members' positions); false for a malformed path.
+  bool flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32_t> &Ids,
+                   std::vector<uint64_t> &Members) const;
+  /// OpSelects between two access chains of the same shape into one
+  /// variable that lead to a float min/max atomic become one access chain
+  /// with selected indices.
+  void resolvePointerSelects();
+  bool resolveSelect(std::vector<InstRef> &Out, InstRef Sel);
+  /// Why the pointer chosen by OpSelect \p Sel cannot be lowered.
+  void selectError(InstRef Atomic, InstRef Sel);
   /// The OpTypePointer that \p Id's type is, or NoInst.
   InstRef pointerTypeOf(uint32_t Id) const;
 
   /// What the retyping and element-wise conversions need to know of a type.
   struct TypeFacts {
     bool Ok = false;     ///< defined, a type, acyclic, not too deep
+    /// A 32- or 64-bit float leaf, which retyping turns into an integer.
+    /// 16-bit floats stay: none of their atomics is lowered, and a native
+    /// one on a retyped variable keeps working on them.
     bool HasFloat = false;
     bool HasMatrix = false;
     uint64_t Leaves = 0; ///< scalars in a whole value; ~0 when unbounded
@@ -154,6 +180,12 @@ private:
   void copyDecorations(uint32_t From, uint32_t To);
   bool planSharedRetypes();
   void addToInterfaces(uint32_t Original, uint32_t Alias);
+  /// \p User only describes a variable for a debugger: an argument of a
+  /// debug-info or other non-semantic extended instruction.
+  bool isDebugOnlyUse(InstRef User, uint32_t Word) const;
+  /// Moves a retyped global after its new types, and the module-level
+  /// non-semantic instructions that followed it after it.
+  void moveGlobalToEnd(InstRef VarDef);
 
   // ---- emission ----
   /// What the lowered code of one site works on: at the atomic itself
@@ -164,6 +196,8 @@ private:
     uint32_t ResultId = 0;         ///< id of the float result
     std::vector<uint32_t> Indices; ///< access-chain indices from the root
     bool Rebuild = false;          ///< make the chain on S.Root from Indices
+    uint32_t Scope = 0;            ///< helper parameter for a run-time scope
+    uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
   };
   bool outlined(const Site &S) const {
     return Opts.Outline && (S.Kind == MemKind::BufferAlias ||
@@ -171,6 +205,9 @@ private:
                             S.Kind == MemKind::PointerCast);
   }
   void lowerBlocks(Function &F);
+  bool isRestrict(InstRef R) const;
+  void dropFalseRestrict();
+  void splitOffContinue(std::vector<Block> &Out, InstRef Merge);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
   InstRef callHelper(Site &S);
 
@@ -312,15 +349,18 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
         }
       }
       return true;
+    case Op::OpSelect:
+      selectError(Atomic, D);
+      return false;
     case Op::OpFunctionParameter:
     case Op::OpPhi:
-    case Op::OpSelect:
       error(FailureKind::UntraceablePointer,
             "the pointer of " + M.describe(Atomic) + " comes from " +
                 M.describe(D) +
                 ", so its variable is not known; inline the entry points "
-                "first (spirv-opt --inline-entry-points-exhaustive; "
-                "fatomic-opt does this itself)");
+                "first (DontInline cleared, then spirv-opt --merge-return "
+                "--inline-entry-points-exhaustive; fatomic-opt tries that once "
+                "by itself)");
       return false;
     default:
       error(FailureKind::Unsupported, "the pointer of " + M.describe(Atomic) +
@@ -328,6 +368,173 @@ bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
                                           ", which fatomic cannot trace");
       return false;
     }
+  }
+}
+
+uint32_t Lowering::chainRoot(uint32_t Ptr, std::vector<InstRef> &Chain) const {
+  Chain.clear();
+  uint32_t Cur = Ptr;
+  for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+    const InstRef D = M.def(Cur);
+    if (D == Module::NoInst)
+      return 0;
+    switch (M.inst(D).Opcode) {
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+      Chain.push_back(D);
+      [[fallthrough]];
+    case Op::OpCopyObject:
+      Cur = M.operand(D, 0);
+      continue;
+    case Op::OpVariable:
+      std::reverse(Chain.begin(), Chain.end());
+      return Cur;
+    default:
+      return 0;
+    }
+  }
+  return 0;
+}
+
+bool Lowering::flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32_t> &Ids,
+                           std::vector<uint64_t> &Members) const {
+  if (Chain.empty())
+    return true;
+  uint32_t T = pointee(typeOf(M.operand(Chain.front(), 0)));
+  for (InstRef AC : Chain)
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const uint32_t Idx = M.operand(AC, K);
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst || Ids.size() > MaxTypeDepth)
+        return false;
+      uint64_t Member = ~uint64_t{0};
+      switch (M.inst(TD).Opcode) {
+      case Op::OpTypeStruct:
+        if (!constantValue(Idx, Member) || Member >= M.numOperands(TD))
+          return false;
+        T = M.operand(TD, uint32_t(Member));
+        break;
+      case Op::OpTypeArray:
+      case Op::OpTypeRuntimeArray:
+      case Op::OpTypeVector:
+      case Op::OpTypeMatrix:
+        T = M.operand(TD, 0);
+        break;
+      default:
+        return false;
+      }
+      Ids.push_back(Idx);
+      Members.push_back(Member);
+    }
+  return true;
+}
+
+// A pointer chosen by OpSelect between &v.a[i] and &v.a[j] is &v.a[c ? i :
+// j]: the integer view then needs no variable pointer.  The select is
+// replaced in place (its result id names the new access chain), before
+// collection, in this pass's own copy of the module.
+bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
+  const Inst I = M.inst(Sel);
+  const InstRef PT = pointerTypeOf(I.ResultId);
+  if (PT == Module::NoInst || I.Count != 3)
+    return false;
+  std::vector<InstRef> CA, CB;
+  const uint32_t RootA = chainRoot(M.operand(Sel, 1), CA);
+  if (RootA == 0 || RootA != chainRoot(M.operand(Sel, 2), CB))
+    return false;
+  std::vector<uint32_t> IA, IB;
+  std::vector<uint64_t> MA, MB;
+  if (!flatIndices(CA, IA, MA) || !flatIndices(CB, IB, MB) || MA != MB)
+    return false;
+  for (size_t K = 0; K < IA.size(); ++K)
+    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]))
+      return false;
+  bool NonUniform = M.hasDecoration(I.ResultId, spv::Decoration::NonUniform);
+  for (InstRef AC : CA)
+    NonUniform |= M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::NonUniform);
+  for (InstRef AC : CB)
+    NonUniform |= M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::NonUniform);
+  std::vector<uint32_t> Ops{RootA};
+  for (size_t K = 0; K < IA.size(); ++K) {
+    if (IA[K] == IB[K] || MA[K] != ~uint64_t{0}) {
+      Ops.push_back(IA[K]);
+      continue;
+    }
+    const uint32_t Id = M.newId();
+    Out.push_back(M.create(Op::OpSelect, typeOf(IA[K]), Id,
+                           {M.operand(Sel, 0), IA[K], IB[K]}, 0b111));
+    if (M.hasDecoration(IA[K], spv::Decoration::NonUniform) ||
+        M.hasDecoration(IB[K], spv::Decoration::NonUniform))
+      M.addDecoration(Id, spv::Decoration::NonUniform);
+    Ops.push_back(Id);
+  }
+  Out.push_back(M.create(Op::OpAccessChain, I.TypeId, I.ResultId, Ops, ~uint64_t{0}, true));
+  if (NonUniform && !M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
+    M.addDecoration(I.ResultId, spv::Decoration::NonUniform);
+  return true;
+}
+
+void Lowering::resolvePointerSelects() {
+  // The selects on the way from a float min/max atomic to its variable.
+  std::set<InstRef> Wanted;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Op O = M.inst(R).Opcode;
+        if (O != Op::OpAtomicFMinEXT && O != Op::OpAtomicFMaxEXT)
+          continue;
+        uint32_t Cur = M.operand(R, 0);
+        for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+          const Op P = M.opOf(Cur);
+          if (P == Op::OpSelect)
+            Wanted.insert(M.def(Cur));
+          if (P != Op::OpAccessChain && P != Op::OpInBoundsAccessChain &&
+              P != Op::OpCopyObject)
+            break;
+          Cur = M.operand(M.def(Cur), 0);
+        }
+      }
+  if (Wanted.empty() || !M.isLogical())
+    return;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks) {
+      if (std::none_of(B.Body.begin(), B.Body.end(),
+                       [&](InstRef R) { return Wanted.count(R) != 0; }))
+        continue;
+      std::vector<InstRef> Body;
+      for (InstRef R : B.Body)
+        if (!Wanted.count(R) || !resolveSelect(Body, R))
+          Body.push_back(R);
+      B.Body = std::move(Body);
+    }
+}
+
+void Lowering::selectError(InstRef Atomic, InstRef Sel) {
+  std::vector<InstRef> CA, CB;
+  const uint32_t RootA = chainRoot(M.operand(Sel, 1), CA);
+  const uint32_t RootB = chainRoot(M.operand(Sel, 2), CB);
+  auto Name = [&](uint32_t V) {
+    return "%" + std::to_string(V) + (M.nameOf(V).empty() ? "" : " (\"" + M.nameOf(V) + "\")");
+  };
+  if (RootA == 0 || RootB == 0) {
+    error(FailureKind::UntraceablePointer,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses a pointer that does not come from a variable "
+              "through access chains, so its variable is not known");
+  } else if (RootA != RootB) {
+    error(FailureKind::Unsupported,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses between two variables, " + Name(RootA) + " and " +
+              Name(RootB) + ", each with its own integer view; write one atomic "
+              "per variable (for example one atomic in each branch)");
+  } else {
+    error(FailureKind::Unsupported,
+          "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
+              ", which chooses between two paths into variable " + Name(RootA) +
+              " that differ in a struct member or in their depth; fatomic "
+              "lowers a choice between paths that differ in array indices "
+              "only; write one atomic per path (for example one atomic in "
+              "each branch)");
   }
 }
 
@@ -463,7 +670,8 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   const uint32_t SemId = M.operand(R, 2);
   S.EarlyOutLegal =
       Opts.EarlyOut && constantValue(SemId, Sem) &&
-      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0;
+      (Sem & (SemRelease | SemAcqRel | SemSeqCst | SemVolatile)) == 0 &&
+      !volatileMemory(S);
   return true;
 }
 
@@ -474,6 +682,7 @@ bool Lowering::collect() {
         M.operand(R, 1) == uint32_t(spv::ExecutionMode::DenormFlushToZero))
       FlushWidths.insert(M.operand(R, 2));
   }
+  resolvePointerSelects();
   bool Ok = true;
   std::vector<InstRef> Native; // left alone: the target runs them
   for (Function &F : M.functions())
@@ -531,7 +740,8 @@ bool Lowering::collect() {
         break;
       Cur = M.operand(M.def(Cur), 0);
     }
-    if (!SharedRoots.count(Cur))
+    // A leaf that keeps its float type (f16) keeps its native atomic.
+    if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
       continue;
     Site S;
     if (analyze(R, S, /*EvenIfNative=*/true)) {
@@ -559,7 +769,62 @@ bool Lowering::collect() {
   for (const Site &S : Sites)
     if (Ok && S.Kind == MemKind::SharedRetype)
       Ok = markPath(pointee(typeOf(S.Root)), S, S.Atomic, /*Record=*/false);
+  if (Ok)
+    markExclusiveSites();
   return Ok;
+}
+
+bool Lowering::volatileMemory(const Site &S) const {
+  const uint32_t Ptr = M.operand(S.Atomic, 0);
+  if (M.hasDecoration(Ptr, spv::Decoration::Volatile) ||
+      (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
+    return true;
+  if (!S.Root)
+    return false;
+  // A Volatile member on the chain's way (glslang's `volatile` buffer
+  // under the GLSL450 memory model decorates the members).
+  uint32_t T = pointee(typeOf(S.Root));
+  for (InstRef AC : S.Chain) {
+    if (M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::Volatile))
+      return true;
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst)
+        return false;
+      if (M.inst(TD).Opcode != Op::OpTypeStruct) {
+        if (M.numOperands(TD) == 0)
+          return false;
+        T = M.operand(TD, 0);
+        continue;
+      }
+      uint64_t Member = 0;
+      if (!constantValue(M.operand(AC, K), Member) || Member >= M.numOperands(TD))
+        return false;
+      for (InstRef R : M.decorationsOf(T))
+        if (M.inst(R).Opcode == Op::OpMemberDecorate && M.numOperands(R) >= 3 &&
+            M.operand(R, 1) == Member &&
+            M.operand(R, 2) == uint32_t(spv::Decoration::Volatile))
+          return true;
+      T = M.operand(TD, uint32_t(Member));
+    }
+  }
+  return false;
+}
+
+void Lowering::markExclusiveSites() {
+  // writers=any: shaders outside the module may write the memory too.
+  if (Opts.Writers != WriterScope::Module)
+    return;
+  WriterAnalysis Analysis(M); // the use lists built by collect() are current
+  for (Site &S : Sites) {
+    if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
+      continue;
+    const Writers &W = Analysis.writersOf(S.Root);
+    S.Exclusive = W.Known && std::all_of(W.Insts.begin(), W.Insts.end(), [&](InstRef R) {
+      const auto It = SiteOf.find(R);
+      return It != SiteOf.end() && Sites[It->second].Op == S.Op;
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -627,6 +892,8 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
 
 void Lowering::copyDecorations(uint32_t From, uint32_t To) {
   for (InstRef R : M.decorationsOf(From)) {
+    if (isRestrict(R))
+      continue; // a clone is an alias of the original: never restrict
     const Inst &I = M.inst(R);
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops[0] = To;
@@ -699,7 +966,7 @@ Lowering::TypeFacts Lowering::facts(uint32_t T, unsigned Depth) {
   case Op::OpNop:
     break;
   case Op::OpTypeFloat:
-    F = {true, true, false, 1};
+    F = {true, M.operand(D, 0) != 16, false, 1};
     break;
   case Op::OpTypeVector:
   case Op::OpTypeMatrix:
@@ -785,7 +1052,32 @@ void Lowering::addToInterfaces(uint32_t Original, uint32_t Alias) {
   }
 }
 
+bool Lowering::isRestrict(InstRef R) const {
+  const Inst &I = M.inst(R);
+  const uint32_t Restrict = uint32_t(spv::Decoration::Restrict);
+  return (I.Opcode == Op::OpDecorate && I.Count >= 2 && M.operand(R, 1) == Restrict) ||
+         (I.Opcode == Op::OpMemberDecorate && I.Count >= 3 && M.operand(R, 2) == Restrict);
+}
+
+// The alias variables make Restrict false on the buffer variables they alias
+// and on the struct members their atomics reach: those decorations go.
+// (Aliased is added to a variable that has no Aliased.)
+void Lowering::dropFalseRestrict() {
+  auto &Annotations = M.section(Section::Annotation);
+  const auto False = [&](InstRef R) {
+    if (!isRestrict(R))
+      return false;
+    const uint32_t Target = M.operand(R, 0);
+    if (M.inst(R).Opcode == Op::OpMemberDecorate)
+      return OnPathMembers.count({Target, M.operand(R, 1)}) != 0;
+    return BufferRoots.count(Target) != 0;
+  };
+  Annotations.erase(std::remove_if(Annotations.begin(), Annotations.end(), False),
+                    Annotations.end());
+}
+
 void Lowering::buildBufferAliases() {
+  dropFalseRestrict();
   for (auto &[Root, Indices] : BufferRoots) {
     const uint32_t RootPtrType = typeOf(Root);
     const StorageClass SC = pointerClass(RootPtrType);
@@ -795,7 +1087,7 @@ void Lowering::buildBufferAliases() {
         M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
     for (InstRef R : M.decorationsOf(Root)) {
       const Inst &I = M.inst(R);
-      if (I.Opcode != Op::OpDecorate)
+      if (I.Opcode != Op::OpDecorate || isRestrict(R))
         continue;
       std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
       Ops[0] = Alias;
@@ -862,6 +1154,36 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
 }
 
 } // namespace
+
+bool Lowering::isDebugOnlyUse(InstRef User, uint32_t Word) const {
+  const Inst &I = M.inst(User);
+  if (I.Opcode != Op::OpExtInst || Word < 2)
+    return false;
+  const InstRef Set = M.def(M.operand(User, 0));
+  if (Set == Module::NoInst || M.inst(Set).Opcode != Op::OpExtInstImport)
+    return false;
+  // Non-semantic sets may be dropped without changing the module's meaning;
+  // OpenCL.DebugInfo.100 is debug information only.  Their instructions keep
+  // naming the variable, whose memory still holds the float bits that their
+  // debug types describe.
+  const std::string Name = M.stringOperand(Set, 0);
+  return Name.rfind("NonSemantic.", 0) == 0 || Name == "OpenCL.DebugInfo.100";
+}
+
+void Lowering::moveGlobalToEnd(InstRef VarDef) {
+  // Module-level OpExtInsts (debug information) may name the variable; the
+  // ones after it move with it, in order.  No type, constant or variable
+  // names an OpExtInst, so what stays behind loses no definition.
+  auto &Globals = M.section(Section::Global);
+  const auto Pos = std::find(Globals.begin(), Globals.end(), VarDef);
+  std::vector<InstRef> Stay, Follow;
+  for (auto It = std::next(Pos); It != Globals.end(); ++It)
+    (M.inst(*It).Opcode == Op::OpExtInst ? Follow : Stay).push_back(*It);
+  Globals.erase(Pos, Globals.end());
+  Globals.insert(Globals.end(), Stay.begin(), Stay.end());
+  Globals.push_back(VarDef);
+  Globals.insert(Globals.end(), Follow.begin(), Follow.end());
+}
 
 bool Lowering::planSharedRetypes() {
   bool Ok = true;
@@ -965,7 +1287,8 @@ bool Lowering::planSharedRetypes() {
         case Op::OpAtomicFMinEXT:
         case Op::OpAtomicFMaxEXT:
           if (U.Word == 0)
-            continue; // lowered: collect() makes every one on a retyped root a site
+            continue; // lowered (collect() makes every one on a retyped
+                      // float a site), or native on an f16 leaf that stays
           break;
         case Op::OpStore:
           if (U.Word == 0) {
@@ -987,6 +1310,10 @@ bool Lowering::planSharedRetypes() {
         case Op::OpDecorate:
         case Op::OpEntryPoint:
           continue;
+        case Op::OpExtInst:
+          if (isDebugOnlyUse(User, U.Word))
+            continue;
+          break;
         case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
         case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
         case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
@@ -998,8 +1325,10 @@ bool Lowering::planSharedRetypes() {
         case Op::OpFunctionCall:
           error(FailureKind::UntraceablePointer,
                 M.describe(User) + ": passes Workgroup variable " + VarName +
-                    " to a function; inline the entry points first (spirv-opt "
-                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+                    " to a function; inline the entry points first (DontInline "
+                    "cleared, then spirv-opt --merge-return "
+                    "--inline-entry-points-exhaustive; fatomic-opt tries that "
+                    "once by itself)");
           Ok = false;
           continue;
         default:
@@ -1096,9 +1425,7 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
     const uint32_t NewPointee = retypedImage(pointee(typeOf(Root)));
     M.inst(VarDef).TypeId = M.typePointer(StorageClass::UniformConstant, NewPointee);
     // The variable moves after its new types.
-    auto &Globals = M.section(Section::Global);
-    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
-    Globals.push_back(VarDef);
+    moveGlobalToEnd(VarDef);
   }
 
   bool Ok = true;
@@ -1128,6 +1455,10 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
       case Op::OpDecorateId:
       case Op::OpEntryPoint:
         continue;
+      case Op::OpExtInst:
+        if (isDebugOnlyUse(R, U.Word))
+          continue;
+        break;
       default:
         break;
       }
@@ -1144,8 +1475,9 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
         if (!Apply) {
           error(FailureKind::UntraceablePointer,
                 Var + " is passed to a function by " + M.describe(R) +
-                    "; inline the entry points first (spirv-opt "
-                    "--inline-entry-points-exhaustive; fatomic-opt does this itself)");
+                    "; inline the entry points first (DontInline cleared, then "
+                    "spirv-opt --merge-return --inline-entry-points-exhaustive; "
+                    "fatomic-opt tries that once by itself)");
           Ok = false;
         }
         continue;
@@ -1295,9 +1627,7 @@ void Lowering::mutate() {
       M.setOperand(VarDef, 1, Null);
     }
     // The variable moves after its new types.
-    auto &Globals = M.section(Section::Global);
-    Globals.erase(std::find(Globals.begin(), Globals.end(), VarDef));
-    Globals.push_back(VarDef);
+    moveGlobalToEnd(VarDef);
     std::vector<uint32_t> Work{Root};
     std::set<uint32_t> Seen{Root};
     while (!Work.empty()) {
@@ -1461,6 +1791,39 @@ std::vector<uint32_t> successors(const Module &M, InstRef T) {
   }
 }
 
+/// Whether \p Id is a constant or spec constant (an id any function may
+/// use), as opposed to a value computed in a function.
+bool isConstantId(const Module &M, uint32_t Id) {
+  switch (M.opOf(Id)) {
+  case Op::OpConstant:
+  case Op::OpConstantNull:
+  case Op::OpSpecConstant:
+  case Op::OpSpecConstantOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isLineInst(const Module &M, InstRef R) {
+  const Op O = M.inst(R).Opcode;
+  return O == Op::OpLine || O == Op::OpNoLine;
+}
+
+/// How many of the first \p Limit instructions of \p Body are the block's
+/// phis, with the OpLine/OpNoLine that may stand among them: up to and
+/// including the last phi of that leading run.
+size_t leadingPhis(const Module &M, const std::vector<InstRef> &Body, size_t Limit) {
+  size_t N = 0;
+  for (size_t K = 0; K < Limit; ++K) {
+    if (M.inst(Body[K]).Opcode == Op::OpPhi)
+      N = K + 1;
+    else if (!isLineInst(M, Body[K]))
+      break;
+  }
+  return N;
+}
+
 } // namespace
 
 void Lowering::lowerBlocks(Function &F) {
@@ -1509,9 +1872,7 @@ void Lowering::lowerBlocks(Function &F) {
       Block Header;
       Header.Label = OrigLabel;
       Header.LabelInst = B.LabelInst;
-      size_t NPhi = 0;
-      while (NPhi < Pos && M.inst(Body[NPhi]).Opcode == Op::OpPhi)
-        ++NPhi;
+      const size_t NPhi = leadingPhis(M, Body, Pos);
       Header.Body.assign(Body.begin(), Body.begin() + NPhi);
       MovedMerge = *LM;
       Header.Body.push_back(MovedMerge);
@@ -1547,6 +1908,8 @@ void Lowering::lowerBlocks(Function &F) {
       } else
         Out.back().Body.push_back(R);
     }
+    if (MovedMerge != Module::NoInst && M.operand(MovedMerge, 1) == OrigLabel)
+      splitOffContinue(Out, MovedMerge);
     if (Out.back().Label != OrigLabel && !Out.back().Body.empty())
       Moved.push_back({OrigLabel, Out.back().Label, Out.back().Body.back()});
   }
@@ -1567,6 +1930,8 @@ void Lowering::lowerBlocks(Function &F) {
       if (It == BlockOf.end())
         continue;
       for (InstRef R : F.Blocks[It->second].Body) {
+        if (isLineInst(M, R))
+          continue; // OpLine/OpNoLine may come before a block's phis
         if (M.inst(R).Opcode != Op::OpPhi)
           break;
         for (uint32_t K = 1; K < M.numOperands(R); K += 2)
@@ -1574,6 +1939,22 @@ void Lowering::lowerBlocks(Function &F) {
             M.setOperand(R, K, Mv.Tail);
       }
     }
+}
+
+// A loop that was one block (header, continue target and back-edge block)
+// and is now split: the header's OpLoopMerge named the header as continue
+// target, which the back edge, now leaving from the last piece, no longer
+// post-dominates.  The back-edge branch moves to a new block that becomes
+// the continue target; the last piece branches to it.
+void Lowering::splitOffContinue(std::vector<Block> &Out, InstRef Merge) {
+  Block Cont;
+  Cont.Label = M.newId();
+  Cont.LabelInst = M.create(Op::OpLabel, 0, Cont.Label, {}, 0);
+  std::vector<InstRef> &Last = Out.back().Body;
+  Cont.Body.push_back(Last.back());
+  Last.back() = M.create(Op::OpBranch, 0, 0, {Cont.Label}, 0b1);
+  M.setOperand(Merge, 1, Cont.Label);
+  Out.push_back(std::move(Cont));
 }
 
 // An outlined atomic: a call of the helper function for its kind, made on
@@ -1591,7 +1972,7 @@ InstRef Lowering::callHelper(Site &S) {
                         &ParamTypes = Scratch.ParamTypes, &Pattern = Scratch.Pattern;
   Key.assign({uint32_t(S.Kind), uint32_t(S.Op), A.TypeId, M.operand(S.Atomic, 1),
               M.operand(S.Atomic, 2), S.EarlyOutLegal, S.NonUniform, S.ResultUnused,
-              S.Root});
+              S.Root, S.Exclusive});
   Args.assign(1, 0); // the callee, filled in below
   ParamTypes.clear();
   Pattern.clear(); // per index: 0 = parameter, else the constant
@@ -1621,6 +2002,19 @@ InstRef Lowering::callHelper(Site &S) {
         }
       }
   }
+  // A scope or semantics given by a run-time value (Kernel modules may do
+  // this) is a parameter too: the helper cannot use the caller's ids.
+  bool RunTime[2] = {false, false};
+  for (uint32_t K = 0; K < 2; ++K) {
+    const uint32_t Id = M.operand(S.Atomic, 1 + K);
+    if (isConstantId(M, Id))
+      continue;
+    RunTime[K] = true;
+    Key[3 + K] = 0;
+    Key.push_back(typeOf(Id));
+    Args.push_back(Id);
+    ParamTypes.push_back(typeOf(Id));
+  }
   Args.push_back(Value);
   ParamTypes.push_back(A.TypeId);
 
@@ -1646,13 +2040,15 @@ InstRef Lowering::callHelper(Site &S) {
     X.Value = Params.back();
     X.ResultId = M.newId();
     X.Rebuild = true;
+    size_t P = 0;
     if (S.Kind == MemKind::PointerCast) {
-      X.Ptr = Params[0];
+      X.Ptr = Params[P++];
     } else {
-      size_t P = 0;
       for (uint32_t C : Pattern)
         X.Indices.push_back(C ? C : Params[P++]);
     }
+    X.Scope = RunTime[0] ? Params[P++] : 0;
+    X.Semantics = RunTime[1] ? Params[P++] : 0;
     Block Entry;
     Entry.Label = M.newId();
     Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
@@ -1682,7 +2078,8 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const Inst A = M.inst(S.Atomic);
   const uint32_t W = S.Width;
   const uint32_t ResultId = X.ResultId, FloatType = A.TypeId;
-  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  const uint32_t Scope = X.Scope ? X.Scope : M.operand(S.Atomic, 1);
+  const uint32_t SemId = X.Semantics ? X.Semantics : M.operand(S.Atomic, 2);
   const uint32_t Value = X.Value;
   const NanPolicy Policy = Opts.policyFor(NanPolicy::Number);
 
@@ -1820,7 +2217,15 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
   const uint32_t VNaN = NeedNaN ? IsNaN(VB) : 0;
   // U(v), computed once here (dominating every use) when a combine will need
   // it: the CAS loop, the number fix-up, or the Function/Private path.
-  const bool CasPath = usesCasLoop(Opts.Strat, Policy, S.EarlyOutLegal);
+  // propagate: the single-RMW form (sticky NaN pattern after the early-out)
+  // is linearizable only when every writer is a lowered atomic of the same
+  // kind (a NaN that another writer stores is not sticky; min's sticky
+  // pattern is not sticky for max); elsewhere the CAS loop, which skips its
+  // exchange when nothing changes (the early-out), combines under every
+  // interleaving.
+  const bool CasPath = usesCasLoop(
+      Opts.Strat, Policy,
+      S.EarlyOutLegal && (Policy != NanPolicy::Propagate || S.Exclusive));
   const uint32_t UVB = (CasPath || Policy == NanPolicy::Number || S.Kind == MemKind::Private)
                            ? Ordered(VB)
                            : 0;
@@ -1953,8 +2358,10 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
       Operand = op(Op::OpSelect, UT, {VNaN, C(identityPattern(S.Op, W)), VB});
     else if (Policy == NanPolicy::Propagate)
       Operand = op(Op::OpSelect, UT, {VNaN, C(stickyPattern(S.Op, W)), VB});
-    // number, result unused, early-out: the fix-up is decided from the
-    // early-out's atomic load instead of from the integer atomic's result,
+    // number, result unused, early-out, and every writer of the memory a
+    // lowered atomic of the same kind (Site::Exclusive): the fix-up is
+    // decided from the early-out's atomic load instead of from the integer
+    // atomic's result,
     // which then stays unused (drivers emit a reduction: on an H200 up to
     // 1.6x faster in docs/gpu-performance.md).  A sticky NaN seen by the
     // load goes straight to the CAS loop.  A NaN written by a non-min/max
@@ -1964,9 +2371,13 @@ void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &
     // observed.  Without early-out the same scheme would need a load of its
     // own, which costs more than it saves except on a single hot address
     // (measured: docs/gpu-performance.md, "early-out=off"), so there the
-    // fix-up reads the atomic's result.
-    const bool LoadDecides =
-        Policy == NanPolicy::Number && S.ResultUnused && S.EarlyOutLegal;
+    // fix-up reads the atomic's result.  Not so against other writers: a
+    // value-returning one (an exchange, a compare-exchange or an integer
+    // atomic on an integer view) that puts a NaN between the load and the
+    // integer atomic returns the value it replaced, and no order of the two
+    // leaves that NaN in place; there the fix-up reads the atomic's result.
+    const bool LoadDecides = Policy == NanPolicy::Number && S.ResultUnused &&
+                             S.EarlyOutLegal && S.Exclusive;
     auto FixOrDispatch = [&](uint32_t Loaded) {
       const uint32_t Need = StickyNaN(Loaded);
       const uint32_t Fix = M.newId(), Plain = M.newId(), Join = M.newId();
@@ -2047,6 +2458,9 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
       Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());
     return PassStatus::Failure;
   }
+  // Decorations that groups apply become plain ones, which the lowering
+  // copies to the integer views (the output is only written if it lowers).
+  M.flattenDecorationGroups();
   Lowering L(M, Options, Target, Consumer);
   if (!L.collect()) {
     Failure = L.Failure;
@@ -2055,13 +2469,14 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
-  // SPIR-V's limits: ids below 4194304 (what parse() accepts), and at most
+  // SPIR-V's limits (2.17, Universal Limits): an id bound of at most
+  // 4194303 (parse() accepts up to 4194304 for --max-id-bound), and at most
   // 65535 words per instruction (an entry point's interface list or a block
   // type can grow by one).
   std::string Limit;
-  if (M.bound() > 0x400000)
+  if (M.bound() > 0x3FFFFF)
     Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
-            ", above the SPIR-V limit of 4194304 (the input's bound is " +
+            ", above the SPIR-V limit of 4194303 (the input's bound is " +
             std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
   M.forEachPlaced([&](InstRef R) {
     const Inst &I = M.inst(R);

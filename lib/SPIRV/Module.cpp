@@ -554,6 +554,69 @@ bool Module::hasDecoration(uint32_t Id, spv::Decoration D) const {
   return false;
 }
 
+namespace {
+
+bool isDecorateOp(Op O) {
+  return O == Op::OpDecorate || O == Op::OpDecorateId || O == Op::OpDecorateString ||
+         O == Op::OpMemberDecorate || O == Op::OpMemberDecorateString;
+}
+
+} // namespace
+
+void Module::flattenDecorationGroups() {
+  std::vector<InstRef> &Annotations = section(Section::Annotation);
+  std::unordered_map<uint32_t, std::vector<InstRef>> Group; // id -> decorations
+  for (InstRef R : Annotations)
+    if (Insts[R].Opcode == Op::OpDecorationGroup)
+      Group[Insts[R].ResultId];
+  if (Group.empty())
+    return;
+  for (InstRef R : Annotations)
+    if (isDecorateOp(Insts[R].Opcode) && Insts[R].Count > 0)
+      if (auto It = Group.find(operand(R, 0)); It != Group.end())
+        It->second.push_back(R);
+  std::vector<InstRef> Out;
+  std::vector<uint32_t> Ops;
+  for (InstRef R : Annotations) {
+    const Op O = Insts[R].Opcode;
+    const uint32_t N = Insts[R].Count;
+    if (O == Op::OpDecorationGroup || (isDecorateOp(O) && N > 0 && Group.count(operand(R, 0))))
+      continue;
+    if ((O != Op::OpGroupDecorate && O != Op::OpGroupMemberDecorate) || N == 0) {
+      Out.push_back(R);
+      continue;
+    }
+    const bool Member = O == Op::OpGroupMemberDecorate;
+    for (uint32_t K = 1; K + (Member ? 1 : 0) < N; K += Member ? 2 : 1)
+      for (InstRef D : Group[operand(R, 0)]) {
+        const Inst &I = Insts[D];
+        Ops.assign(operands(D), operands(D) + I.Count);
+        Ops[0] = operand(R, K);
+        Op NewOp = I.Opcode;
+        uint64_t Mask = I.IdMask;
+        if (Member) {
+          if (I.Opcode != Op::OpDecorate && I.Opcode != Op::OpDecorateString)
+            continue; // OpDecorateId has no member form
+          NewOp = I.Opcode == Op::OpDecorate ? Op::OpMemberDecorate : Op::OpMemberDecorateString;
+          Ops.insert(Ops.begin() + 1, operand(R, K + 1));
+          Mask = 0b1;
+        }
+        Out.push_back(create(NewOp, 0, 0, Ops, Mask, I.IdTail));
+      }
+  }
+  Annotations = std::move(Out);
+  DecoIndex.clear();
+  DecoIndexed = 0;
+  std::vector<InstRef> &Debug = section(Section::Debug);
+  Debug.erase(std::remove_if(Debug.begin(), Debug.end(),
+                             [&](InstRef R) {
+                               const Op O = Insts[R].Opcode;
+                               return (O == Op::OpName || O == Op::OpMemberName) &&
+                                      Insts[R].Count > 0 && Group.count(operand(R, 0));
+                             }),
+              Debug.end());
+}
+
 void Module::addDecoration(uint32_t Id, spv::Decoration D,
                            std::initializer_list<uint32_t> Literals) {
   std::vector<uint32_t> Ops{Id, uint32_t(D)};

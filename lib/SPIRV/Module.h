@@ -174,6 +174,11 @@ public:
   std::vector<InstRef> decorationsOf(uint32_t Id) const;
   bool isDecorated(uint32_t Id) const;
   bool hasDecoration(uint32_t Id, spv::Decoration D) const;
+  /// Writes the decorations that OpGroupDecorate/OpGroupMemberDecorate apply
+  /// out as OpDecorate/OpMemberDecorate (and the String forms) of each
+  /// target, and removes the groups (with their OpDecorate and OpName), so
+  /// that decorationsOf() sees every decoration.  The same module.
+  void flattenDecorationGroups();
   void addDecoration(uint32_t Id, spv::Decoration D, std::initializer_list<uint32_t> Literals = {});
   /// For OpTypeInt/OpTypeFloat: the width; 0 otherwise.
   uint32_t scalarWidth(uint32_t TypeId) const;

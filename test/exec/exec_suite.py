@@ -32,6 +32,18 @@ Modes:
   determinism  lowered shaders run 20 times in one process; the final-memory
                buffers must be bit-identical across runs (and equal to the
                reference).
+  layer        the ORIGINAL shaders run through the Vulkan layer
+               VK_LAYER_FATOMIC_float_atomic_minmax (BUILD/layer, or
+               --layer-dir), which lowers them on the way to the driver:
+               every case with FATOMIC_LAYER_FORCE=1 where the driver has
+               the feature natively (case names end in /force), so that
+               every case is lowered; the module the layer hands the driver
+               (FATOMIC_LAYER_DUMP_DIR) gets the static checks, final memory
+               is checked bit-exactly against the reference (the layer's NaN
+               policy: number, or --layer-options' nan=).  The keep-native
+               cases run without FORCE: where the driver has the feature the
+               module must reach it byte-identical and run natively.
+               Not part of "all".
 Exit status: 0 all passed, 1 a failure, 77 skipped (fatomic-opt not built for
 lowered/determinism, or no Vulkan device at all).
 """
@@ -389,6 +401,10 @@ class Env:
         self.log = open(args.log, "w") if args.log else None
         self.verbose = args.verbose
         self.features = {}
+        self.layer_dir = os.path.abspath(args.layer_dir or os.path.join(self.build, "layer"))
+        self.layer_options = args.layer_options
+        m = re.search(r"(?:^|[,;])nan=(\w+)", args.layer_options)
+        self.layer_policy = m.group(1) if m else "number"
         self.device = "?"
 
     def say(self, text):
@@ -405,9 +421,9 @@ class Env:
                 self.log.flush()
 
 
-def run(cmd, cwd=None, timeout=600):
+def run(cmd, cwd=None, timeout=600, env=None):
     p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout)
+                       text=True, timeout=timeout, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -500,10 +516,12 @@ class Case:
     """One dispatch and its checks."""
 
     def __init__(self, name, w, mem, op, used, sem, impl, naddr, policy=None,
-                 config=None, repeat=1):
+                 config=None, repeat=1, layer=None):
         self.name, self.w, self.mem, self.op, self.used = name, w, mem, op, used
         self.sem, self.impl, self.naddr = sem, impl, naddr
         self.policy, self.config, self.repeat = policy, config, repeat
+        # impl "layer": "lower" (FORCE where the driver has it) or "keep"
+        self.layer = layer
 
 
 def seed_of(name):
@@ -521,12 +539,12 @@ def run_case(env, c):
     groups, k = (DET_SIZES if c.repeat > 1 else SIZES)[(c.mem, c.naddr)]
     parts = groups if c.mem == "shared" else 1
     src = shader_source(c.w, c.mem, c.op, c.used, c.sem,
-                        "native" if c.impl == "fatomic-opt" else c.impl,
+                        "native" if c.impl in ("fatomic-opt", "layer") else c.impl,
                         c.policy)
     spv = compile_glsl(env, src)
     if c.impl == "fatomic-opt":
         spv = lower(env, spv, c.config, images=c.mem == "image")
-    elif c.impl != "native":
+    elif c.impl not in ("native", "layer"):
         once(env, ("static", spv), lambda: static_checks(env, spv))
     # Data depends on the shader shape and address count, not on the policy:
     # all policies see the same operands.
@@ -573,6 +591,8 @@ def run_case(env, c):
 
     cmd = [env.vkrun, "-q", "--timeout", "120", os.path.join(d, "job.json")]
     native = c.impl == "native"
+    if c.impl == "layer":
+        return run_layer_case(env, c, d, cmd, spv, parts)
     if not native:
         cmd.insert(1, "--no-float-atomics")
     if c.repeat > 1:
@@ -596,8 +616,12 @@ def run_case(env, c):
         m = re.search(r"differed from run 1 in (\d+) of (\d+) runs", so)
         if m:
             note += f"; returned values (interleaving-dependent) differed in {m.group(1)} of {m.group(2)}"
+    return check_final(env, c, d, parts, "native" if native else c.policy, note)
+
+
+def check_final(env, c, d, parts, policy, note=""):
     ocmd = [env.oracle, "--op", c.op, "--width", str(c.w),
-            "--policy", "native" if native else c.policy,
+            "--policy", policy,
             "--naddr", str(c.naddr), "--parts", str(parts),
             "--init", os.path.join(d, "init.bin"), "--vals", os.path.join(d, "vals.bin"),
             "--addr", os.path.join(d, "addr.bin"), "--final", os.path.join(d, "final.bin")]
@@ -611,8 +635,46 @@ def run_case(env, c):
         shutil.rmtree(d, ignore_errors=True)
     m = re.search(r"spec leaves no choice: (\d+)", so)
     if m:
-        note = f"exact at {m.group(1)} addresses"
+        note = (f"{note}; " if note else "") + f"exact at {m.group(1)} addresses"
     return note
+
+
+def native_feature(c):
+    return "shader%sFloat%dAtomicMinMax" % (
+        {"shared": "Shared", "image": "Image"}.get(c.mem, "Buffer"), c.w)
+
+
+def run_layer_case(env, c, d, cmd, spv, parts):
+    """The original module through the layer; see the layer mode."""
+    has = bool(env.features.get(native_feature(c)))
+    force = c.layer == "lower" and has
+    dump = os.path.join(d, "dump")
+    os.makedirs(dump, exist_ok=True)
+    lenv = dict(os.environ, VK_ADD_LAYER_PATH=env.layer_dir,
+                VK_INSTANCE_LAYERS="VK_LAYER_FATOMIC_float_atomic_minmax",
+                FATOMIC_LAYER_DUMP_DIR=dump, FATOMIC_LAYER_OPTIONS=env.layer_options,
+                FATOMIC_LAYER_FORCE="1" if force else "0")
+    rc, so, se = run(cmd, env=lenv)
+    env.logonly(f"[{c.name}] $ FATOMIC_LAYER_FORCE={lenv['FATOMIC_LAYER_FORCE']} "
+                f"{' '.join(cmd)}\n{so}{se}".rstrip())
+    if rc != 0:
+        raise CaseFailure(f"fatomic-vkrun through the layer: exit {rc}:\n{so}{se}")
+    mods = sorted(os.listdir(dump))
+    if len(mods) != 1:
+        raise CaseFailure(f"the layer handed the driver {len(mods)} modules, wanted 1: {mods}")
+    got = os.path.join(dump, mods[0])
+    with open(got, "rb") as f, open(spv, "rb") as g:
+        same = f.read() == g.read()
+    if has and not force:
+        if not same:
+            raise CaseFailure(f"{native_feature(c)} is native, yet the layer changed the module ({got})")
+        return check_final(env, c, d, parts, "native", "native through the layer")
+    if same:
+        raise CaseFailure(f"the layer handed the driver the module unlowered ({got})")
+    shutil.copy(got, got[:-4] + ".lowered.spv")
+    static_checks(env, got[:-4] + ".lowered.spv")
+    return check_final(env, c, d, parts, env.layer_policy,
+                       "lowered by the layer" + (" (FORCE)" if force else ""))
 
 
 # ---------------------------------------------------------------------------
@@ -698,6 +760,26 @@ def lowered_cases(quick):
                         cases.append(Case(
                             f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}{out}/f{w}/{mem}/{op}/used/{sem}/64",
                             w, mem, op, True, sem, "fatomic-opt", 64, cfg[0], cfg))
+    return cases
+
+
+def layer_cases(quick):
+    """The native shaders through the layer: each lowered (FORCE where the
+    driver has the feature), and one per shape left alone where native."""
+    cases = []
+    for w in (32, 64):
+        for mem in MEMS:
+            for op in ("min", "max"):
+                for used in (True, False):
+                    for n in (NADDRS if not quick else (64,)):
+                        cases.append(Case(
+                            f"layer/f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
+                            w, mem, op, used, "def", "layer", n, layer="lower"))
+                for sem in sem_variants(mem):
+                    cases.append(Case(f"layer/f{w}/{mem}/{op}/used/{sem}/64",
+                                      w, mem, op, True, sem, "layer", 64, layer="lower"))
+                cases.append(Case(f"layer-keep-native/f{w}/{mem}/{op}/used/def/64",
+                                  w, mem, op, True, "def", "layer", 64, layer="keep"))
     return cases
 
 
@@ -836,7 +918,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
-    ap.add_argument("--mode", choices=["native", "lowered", "determinism", "all"],
+    ap.add_argument("--layer-dir", help="the layer's manifest directory (default BUILD/layer)")
+    ap.add_argument("--layer-options", default="",
+                    help="FATOMIC_LAYER_OPTIONS for the layer mode")
+    ap.add_argument("--mode", choices=["native", "lowered", "determinism", "layer", "all"],
                     default="all")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quick", action="store_true",
@@ -859,6 +944,10 @@ def main():
     if not have_opt and args.mode in ("lowered", "determinism"):
         env.say(f"SKIP: {env.fopt} is not built yet; the {args.mode} suite needs it")
         return SKIP
+    if "layer" in modes and not os.path.exists(
+            os.path.join(env.layer_dir, "VkLayer_FATOMIC_float_atomic_minmax.json")):
+        env.say(f"error: no layer manifest in {env.layer_dir} (build target fatomic_layer)")
+        return 1
     if not have_opt and "lowered" in modes:
         env.say(f"note: {env.fopt} is not built yet: lowered and determinism suites skipped")
         modes = ["native"]
@@ -888,6 +977,8 @@ def main():
         work += [(c.name, (lambda c=c: run_case(env, c))) for c in lowered_cases(args.quick)]
     if "determinism" in modes:
         work += [(c.name, (lambda c=c: run_case(env, c))) for c in determinism_cases(args.quick)]
+    if "layer" in modes:
+        work += [(c.name, (lambda c=c: run_case(env, c))) for c in layer_cases(args.quick)]
     if args.filter:
         work = [(n, f) for n, f in work if args.filter in n]
     env.say(f"{len(work)} cases")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the execution suite (test/exec/exec_suite.py, all modes) on whatever
+# Runs the execution suite (test/exec/exec_suite.py, all modes, then the race
+# suite test/exec/race_suite.py when fatomic-opt is there) on whatever
 # Vulkan device the loader finds: the NVIDIA GPU on the GPU machine.  It never
 # selects lavapipe itself; VK_ICD_FILENAMES / VK_DRIVER_FILES are used as the
 # caller set them.
@@ -124,6 +125,14 @@ do_run() {
   PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/exec_suite.py" --build-dir "$bin" --mode all \
     --jobs "$jobs" --log "$detail" "${extra[@]}" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
+  # Lowered atomics racing other writers: linearizability per address.
+  if [ -x "$bin/bin/fatomic-opt" ]; then
+    echo "== race suite (test/exec/race_suite.py)" | tee -a "$log"
+    PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/race_suite.py" --build-dir "$bin" \
+      --rounds 4 2>&1 | tee -a "$log"
+    local rrc=${PIPESTATUS[0]}
+    [ "$rc" -ne 0 ] || [ "$rrc" -eq 77 ] || rc=$rrc
+  fi
   set -e
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"

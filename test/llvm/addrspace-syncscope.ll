@@ -2,7 +2,8 @@
 ; and the fix-up; addrspace(3) (groupshared) goes through the general path.
 ; REQUIRES: llvm-plugin
 ; outline=off: the lowering written out at the atomic, where the checks
-; see it next to its input (outline.ll checks the helper functions).
+; see it next to its input (outline-helper-body.ll and outline-kinds.ll
+; check the helper functions).
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
 

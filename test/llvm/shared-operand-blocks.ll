@@ -5,7 +5,8 @@
 ; after an operand that the block itself defines.
 ; REQUIRES: llvm-plugin
 ; outline=off: the lowering written out at the atomic, where the checks
-; see it next to its input (outline.ll checks the helper functions).
+; see it next to its input (outline-helper-body.ll and outline-kinds.ll
+; check the helper functions).
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
 

@@ -2,6 +2,7 @@
 """Derives a malformed SPIR-V binary from a good one, for the bad-input tests.
 
 usage: make_bad_spv.py KIND GOOD.spv OUT
+       make_bad_spv.py output-bound GOOD.spv OUT LOWERED.spv TARGET
 
 KIND:
   odd-length     GOOD plus one byte
@@ -18,15 +19,19 @@ KIND:
   unknown-opcode the first OpFunction's opcode replaced by 0xfff0
   id-above-bound the id bound set to the largest result id (so that id is
                  not below it)
+  output-bound   the id bound set so that lowering the result adds as many ids
+                 as lowering GOOD did (LOWERED is GOOD lowered) and ends at an
+                 output bound of exactly TARGET (a valid module as long as
+                 TARGET is within the limit)
 """
 import struct
 import sys
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != (6 if sys.argv[1:2] == ["output-bound"] else 4):
         sys.exit(__doc__)
-    kind, good, out = sys.argv[1:]
+    kind, good, out = sys.argv[1:4]
     data = open(good, "rb").read()
     w = list(struct.unpack("<%dI" % (len(data) // 4), data))
     insts = []  # (start, count, opcode)
@@ -63,6 +68,10 @@ def main():
         w[s] = (n << 16) | 0xFFF0
     elif kind == "id-above-bound":
         w[3] = w[3] - 1
+    elif kind == "output-bound":
+        lowered = open(sys.argv[4], "rb").read()
+        added = struct.unpack("<I", lowered[12:16])[0] - w[3]
+        w[3] = int(sys.argv[5], 0) - added
     else:
         sys.exit("unknown KIND '%s'\n%s" % (kind, __doc__))
     if raw is None:

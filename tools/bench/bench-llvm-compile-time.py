@@ -176,7 +176,7 @@ def configurations(args, bc, discard):
 PASS_FUNCTIONS = {
     "AtomicExpandPass": "llvm::AtomicExpandPass::run(llvm::Function&",
     # The module form (the default) and the function form.
-    "LowerFloatAtomicMinMaxPass": "fatomic::LowerFloatAtomicMinMaxPass::run(llvm::",
+    "LowerFloatAtomicMinMaxPass": "fatomic::llvmir::LowerFloatAtomicMinMaxPass::run(llvm::",
     "AlwaysInlinerPass": "llvm::AlwaysInlinerPass::run(llvm::Module&",
 }
 

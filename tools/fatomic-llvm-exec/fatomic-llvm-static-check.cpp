@@ -47,7 +47,7 @@ static bool check(const char *Pipeline, unsigned Helpers) {
   }
 
   PassBuilder PB;
-  fatomic::registerLowerFloatAtomicMinMax(PB);
+  fatomic::llvmir::registerLowerFloatAtomicMinMax(PB);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;

@@ -425,6 +425,16 @@ fatomic options:
                    the input.  off: write the lowering out at every atomic.
                    Image and Function/Private atomics are always written
                    out.  Default: on.
+               writers=module|any
+                   Who may write an atomic's memory while it runs.  Every
+                   lowered atomic is linearizable against every writer in
+                   the module; a cheaper form (the NaN fix-up decided by the
+                   early-out's load, nan=propagate's single integer atomic)
+                   is used only where the module's only writers of that
+                   memory are lowered atomics of the same kind.
+                   module     (default) other shaders or pipelines do not
+                              write the memory while this one runs.
+                   any        they may: no atomic gets a cheaper form.
 
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,

@@ -16,6 +16,7 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -47,6 +48,67 @@ const char *levelName(spv_message_level_t Level) {
     return "debug";
   }
   return "error";
+}
+
+// SPIR-V opcodes and bits the inline retry reads (SPIR-V 3.24, 3.52).
+constexpr uint32_t OpCapabilityCode = 17, OpEntryPointCode = 15,
+                   OpFunctionCode = 54, OpFunctionParameterCode = 55,
+                   CapabilityLinkage = 5, DontInlineBit = 0x2;
+
+/// Clears DontInline on every function, which spirv-opt's inliner would
+/// otherwise skip (Slang's [noinline] sets it); the words stay valid.
+void clearDontInline(std::vector<uint32_t> &Words) {
+  for (size_t I = 5; I < Words.size();) {
+    const uint32_t Count = Words[I] >> 16;
+    if (Count == 0 || I + Count > Words.size())
+      return; // validated input; never happens
+    if ((Words[I] & 0xFFFF) == OpFunctionCode && Count >= 5)
+      Words[I + 3] &= ~DontInlineBit;
+    I += Count;
+  }
+}
+
+/// What kept an untraceable pointer untraceable after the inline retry:
+/// functions with parameters that the inliner left (and why it leaves
+/// some), or none, when the pointer comes from a phi or select.
+std::string retryBlocker(const std::vector<uint32_t> &Words) {
+  std::vector<uint32_t> EntryPoints;
+  bool Linkage = false, InFunction = false, Counted = false;
+  uint32_t Function = 0;
+  unsigned Left = 0;
+  for (size_t I = 5; I < Words.size();) {
+    const uint32_t Count = Words[I] >> 16, Op = Words[I] & 0xFFFF;
+    if (Count == 0 || I + Count > Words.size())
+      break;
+    if (Op == OpCapabilityCode && Count >= 2 && Words[I + 1] == CapabilityLinkage)
+      Linkage = true;
+    if (Op == OpEntryPointCode && Count >= 3)
+      EntryPoints.push_back(Words[I + 2]);
+    if (Op == OpFunctionCode && Count >= 3) {
+      Function = Words[I + 2];
+      InFunction = true;
+      Counted = false;
+    }
+    if (Op == OpFunctionParameterCode && InFunction && !Counted &&
+        std::find(EntryPoints.begin(), EntryPoints.end(), Function) == EntryPoints.end()) {
+      ++Left;
+      Counted = true;
+    }
+    I += Count;
+  }
+  if (Left == 0)
+    return "after inlining, no function with parameters is left: the "
+           "pointer comes from an OpPhi or OpSelect of pointers, which "
+           "inlining does not remove; write the shader so that each atomic "
+           "names its variable";
+  return "after inlining, " + std::to_string(Left) +
+         " function(s) with parameters are left, which spirv-opt's inliner "
+         "does not inline" +
+         (Linkage ? " (a Linkage module: exported functions are not inlined)"
+                  : " (for example a function called from a loop's continue "
+                    "construct that returns early or ends in OpKill, which "
+                    "merge-return does not restructure)") +
+         "; inline them by hand or pass the variable's pointer directly";
 }
 
 /// A diagnostic held back while it is unclear whether it matters.
@@ -243,16 +305,21 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
     for (const Message &M : Held)
       Diag.note(M.Text);
-    Diag.note("inlining all functions into the entry points "
-              "(--inline-entry-points-exhaustive --eliminate-dead-functions) "
-              "and lowering again");
+    Diag.note("clearing DontInline, inlining all functions into the entry "
+              "points (--merge-return --inline-entry-points-exhaustive "
+              "--eliminate-dead-functions) and lowering again");
+    clearDontInline(Words);
     std::unique_ptr<spvtools::Optimizer> Inliner = makeOptimizer();
-    Inliner->RegisterPassesFromFlags(
-        {"--inline-entry-points-exhaustive", "--eliminate-dead-functions"});
+    Inliner->RegisterPassesFromFlags({"--merge-return", "--inline-entry-points-exhaustive",
+                                      "--eliminate-dead-functions"});
     if (!runOptimizer(*Inliner, Words, /*Last=*/false))
       return false;
     Pass.SetMessageConsumer(Diag.consumer());
+    const std::vector<uint32_t> Inlined = Words;
     Status = processTimed(Pass, Words, Used);
+    if (Status == fatomic::PassStatus::Failure &&
+        Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer)
+      Diag.note(retryBlocker(Inlined));
   } else {
     for (const Message &M : Held)
       Diag.print(M.Level, M.Position, M.Text);

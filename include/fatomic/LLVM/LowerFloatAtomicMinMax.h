@@ -4,7 +4,7 @@
 //
 // Rewrites float atomic min/max into integer atomics on the same memory, so
 // that the memory keeps plain IEEE bits and every other access to it is
-// untouched (DESIGN.md sections 1 and 3):
+// untouched (docs/design.md, "Why integer atomics work" and "Lowering"):
 //
 //   atomicrmw fmin|fmax|fminimum|fmaximum  on half, bfloat, float, double,
 //        in any address space (addrspace(3) groupshared included) and
@@ -35,11 +35,27 @@
 //        fix-up, `propagate` uses the compare-exchange loop, whose first
 //        exchange (expecting +0.0) doubles as the read.
 //
-// NaN policy (DESIGN.md section 3): `number` (minimumNumber-like) is the
-// default for fmin/fmax and the DXIL form, `propagate` (IEEE minimum/maximum,
-// the stored NaN is the sticky pattern) for fminimum/fmaximum; `nan=` overrides
-// both.  Signed zero is ordered -0 < +0; subnormals are preserved.  The result
-// of every lowered atomic is the memory value its first atomic access saw.
+// NaN policy (docs/design.md, "NaN policies"): `number` (minimumNumber-like)
+// is the default for fmin/fmax and the DXIL form, `propagate` (IEEE
+// minimum/maximum, the stored NaN is the sticky pattern) for
+// fminimum/fmaximum; `nan=` overrides both.  Signed zero is ordered -0 < +0;
+// subnormals are preserved.  The result of every lowered atomic is the memory
+// value its first atomic access saw.
+//
+// Concurrency (docs/semantics.md, "The LLVM pass"): every lowered atomic is
+// linearizable against every other write to its memory (stores, exchanges,
+// compare-exchanges, integer atomics, float atomics of the other kind).
+// Under `propagate` that takes the compare-exchange loop (with its
+// early-out): the early-out load followed by one integer atomic would
+// displace a NaN stored after the load, and no NaN pattern is sticky for
+// both min and max.  That cheaper form is used only where the module pass
+// proves that every write to the memory is a lowered float atomic of the
+// same kind (operation, type, policy): memory in a global variable of local
+// linkage whose every use is a load or such an atomic; those atomics' helpers
+// are named `.exclusive`.  `writers=any` (other modules may write the
+// memory) and the function form of the pass prove nothing.  `number` and
+// `fast` are linearizable in every form (the fix-up is decided from the
+// integer atomic's own result, never from the early-out load).
 //
 // Outlining (`outline=on`, the default of the module pass): every atomicrmw
 // of one kind (operation, type, ordering, syncscope, address space,
@@ -67,14 +83,16 @@
 // Parameters are the fatomic option string (Options.h), items separated by
 // ';' (',' is also accepted by the option parser but ends a pass in a
 // pipeline string): nan=number|propagate|fast, strategy=dispatch|cas,
-// early-out=on|off, outline=on|off.  native= and images= apply to SPIR-V only
-// and are rejected here.  At the top level of a pipeline the name is the
+// early-out=on|off, outline=on|off, writers=module|any.  native= and images=
+// apply to SPIR-V only and are rejected here.  At the top level of a pipeline the name is the
 // module pass; inside function(...) it is the function pass, which rejects
 // outline=on.
 //
-// Static linking: link fatomic_llvm and call registerLowerFloatAtomicMinMax
-// on a PassBuilder, or use getFatomicPluginInfo() where a
-// PassPluginLibraryInfo is expected.  The pass class runs on a Module
+// Static linking: link fatomic_llvm and call
+// fatomic::llvmir::registerLowerFloatAtomicMinMax on a PassBuilder, or use
+// fatomic::llvmir::getFatomicPluginInfo() where a PassPluginLibraryInfo is
+// expected.  The pass class, fatomic::llvmir::LowerFloatAtomicMinMaxPass (the
+// SPIR-V pass is fatomic::LowerFloatAtomicMinMaxPass), runs on a Module
 // (outlining as its options say) and on a Function (in place).
 //
 //===----------------------------------------------------------------------===//
@@ -94,7 +112,10 @@ class raw_ostream;
 struct PassPluginLibraryInfo;
 } // namespace llvm
 
-namespace fatomic {
+/// The LLVM back end.  Its own namespace, since the SPIR-V pass
+/// (fatomic/LowerFloatAtomicMinMax.h) is fatomic::LowerFloatAtomicMinMaxPass:
+/// a program may include both headers and link both libraries.
+namespace fatomic::llvmir {
 
 class LowerFloatAtomicMinMaxPass
     : public llvm::PassInfoMixin<LowerFloatAtomicMinMaxPass> {
@@ -138,6 +159,6 @@ void registerLowerFloatAtomicMinMax(llvm::PassBuilder &PB);
 /// Plugin description for hosts that take a PassPluginLibraryInfo.
 llvm::PassPluginLibraryInfo getFatomicPluginInfo();
 
-} // namespace fatomic
+} // namespace fatomic::llvmir
 
 #endif // FATOMIC_LLVM_LOWERFLOATATOMICMINMAX_H

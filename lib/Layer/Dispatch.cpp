@@ -1,0 +1,286 @@
+//===- Dispatch.cpp - The loader interface and the dispatch tables --------===//
+//
+// vkNegotiateLoaderLayerInterfaceVersion (interface version 2), the
+// instance and device chains (the loader's VkLayer*CreateInfo link info),
+// one InstanceData per instance and one DeviceData per device keyed by the
+// handle's dispatch key, and vkGetInstanceProcAddr / vkGetDeviceProcAddr,
+// which hand out the layer's functions for what it intercepts and the next
+// layer's for everything else.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Layer.h"
+
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#define FATOMIC_LAYER_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace fatomic::layer {
+
+namespace {
+std::mutex TablesLock;
+std::unordered_map<void *, std::unique_ptr<InstanceData>> Instances;
+std::unordered_map<void *, std::unique_ptr<DeviceData>> Devices;
+
+template <typename Info, typename Link>
+Link *linkInfo(const Info *CreateInfo, VkStructureType Type) {
+  auto *P = static_cast<const VkBaseInStructure *>(CreateInfo->pNext);
+  for (; P; P = P->pNext) {
+    auto *L = reinterpret_cast<Link *>(const_cast<VkBaseInStructure *>(P));
+    if (P->sType == Type && L->function == VK_LAYER_LINK_INFO)
+      return L;
+  }
+  return nullptr;
+}
+
+template <typename Fn> Fn gipa(InstanceData &I, const char *Name) {
+  return reinterpret_cast<Fn>(I.NextGipa(I.Instance, Name));
+}
+
+bool enablesExtension(const VkInstanceCreateInfo *Info, const char *Name) {
+  for (uint32_t K = 0; K < Info->enabledExtensionCount; ++K)
+    if (std::strcmp(Info->ppEnabledExtensionNames[K], Name) == 0)
+      return true;
+  return false;
+}
+
+void fillInstance(InstanceData &I, const VkInstanceCreateInfo *Info) {
+  I.DestroyInstance = gipa<PFN_vkDestroyInstance>(I, "vkDestroyInstance");
+  I.GetFeatures2 =
+      gipa<PFN_vkGetPhysicalDeviceFeatures2>(I, "vkGetPhysicalDeviceFeatures2");
+  if (!I.GetFeatures2)
+    I.GetFeatures2 = gipa<PFN_vkGetPhysicalDeviceFeatures2>(
+        I, "vkGetPhysicalDeviceFeatures2KHR");
+  I.EnumerateDeviceExtensions = gipa<PFN_vkEnumerateDeviceExtensionProperties>(
+      I, "vkEnumerateDeviceExtensionProperties");
+  I.CreateDevice = gipa<PFN_vkCreateDevice>(I, "vkCreateDevice");
+  if (enablesExtension(Info, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+    I.SubmitDebugMessage = gipa<PFN_vkSubmitDebugUtilsMessageEXT>(
+        I, "vkSubmitDebugUtilsMessageEXT");
+}
+
+template <typename Fn> Fn gdpa(DeviceData &D, const char *Name) {
+  return reinterpret_cast<Fn>(D.NextGdpa(D.Device, Name));
+}
+
+void fillDevice(DeviceData &D) {
+  D.DestroyDevice = gdpa<PFN_vkDestroyDevice>(D, "vkDestroyDevice");
+  D.CreateShaderModule = gdpa<PFN_vkCreateShaderModule>(D, "vkCreateShaderModule");
+  D.CreateComputePipelines =
+      gdpa<PFN_vkCreateComputePipelines>(D, "vkCreateComputePipelines");
+  D.CreateGraphicsPipelines =
+      gdpa<PFN_vkCreateGraphicsPipelines>(D, "vkCreateGraphicsPipelines");
+  D.CreateShadersEXT = gdpa<PFN_vkCreateShadersEXT>(D, "vkCreateShadersEXT");
+}
+} // namespace
+
+InstanceData *findInstance(void *Key) {
+  std::lock_guard<std::mutex> G(TablesLock);
+  auto It = Instances.find(Key);
+  return It == Instances.end() ? nullptr : It->second.get();
+}
+
+DeviceData *findDevice(void *Key) {
+  std::lock_guard<std::mutex> G(TablesLock);
+  auto It = Devices.find(Key);
+  return It == Devices.end() ? nullptr : It->second.get();
+}
+
+const PhysicalInfo &physicalInfo(InstanceData &I, VkPhysicalDevice Phys) {
+  {
+    std::lock_guard<std::mutex> G(I.Lock);
+    auto It = I.Physical.find(Phys);
+    if (It != I.Physical.end())
+      return It->second;
+  }
+  PhysicalInfo Info;
+  queryPhysicalInfo(I, Phys, Info);
+  std::lock_guard<std::mutex> G(I.Lock);
+  return I.Physical.emplace(Phys, Info).first->second;
+}
+
+namespace {
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo *Info,
+                                              const VkAllocationCallbacks *Alloc,
+                                              VkInstance *Instance) {
+  auto *Link = linkInfo<VkInstanceCreateInfo, VkLayerInstanceCreateInfo>(
+      Info, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
+  if (!Link || !Link->u.pLayerInfo)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  if (!settings().Error.empty()) {
+    reportError(nullptr, settings().Error);
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  PFN_vkGetInstanceProcAddr NextGipa = Link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  auto Next = reinterpret_cast<PFN_vkCreateInstance>(
+      NextGipa(VK_NULL_HANDLE, "vkCreateInstance"));
+  if (!Next)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
+  VkResult R = Next(Info, Alloc, Instance);
+  if (R != VK_SUCCESS)
+    return R;
+  auto I = std::make_unique<InstanceData>();
+  I->Instance = *Instance;
+  I->NextGipa = NextGipa;
+  fillInstance(*I, Info);
+  std::lock_guard<std::mutex> G(TablesLock);
+  Instances[dispatchKey(*Instance)] = std::move(I);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance Instance,
+                                           const VkAllocationCallbacks *Alloc) {
+  if (!Instance)
+    return;
+  std::unique_ptr<InstanceData> I;
+  {
+    std::lock_guard<std::mutex> G(TablesLock);
+    auto It = Instances.find(dispatchKey(Instance));
+    if (It == Instances.end())
+      return;
+    I = std::move(It->second);
+    Instances.erase(It);
+  }
+  I->DestroyInstance(Instance, Alloc);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
+                                            const VkDeviceCreateInfo *Info,
+                                            const VkAllocationCallbacks *Alloc,
+                                            VkDevice *Device) {
+  InstanceData *I = findInstance(dispatchKey(Phys));
+  auto *Link = linkInfo<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
+      Info, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
+  if (!I || !Link || !Link->u.pLayerInfo)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  PFN_vkGetInstanceProcAddr NextGipa = Link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  PFN_vkGetDeviceProcAddr NextGdpa = Link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+  auto Next = reinterpret_cast<PFN_vkCreateDevice>(
+      NextGipa(I->Instance, "vkCreateDevice"));
+  if (!Next)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
+  VkResult R = createDeviceBelow(*I, Phys, Info, Alloc, Device, Next);
+  if (R != VK_SUCCESS)
+    return R;
+  auto D = std::make_unique<DeviceData>();
+  D->Device = *Device;
+  D->Instance = I;
+  D->NextGdpa = NextGdpa;
+  D->Target = physicalInfo(*I, Phys).Target;
+  fillDevice(*D);
+  std::lock_guard<std::mutex> G(TablesLock);
+  Devices[dispatchKey(*Device)] = std::move(D);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice Device,
+                                         const VkAllocationCallbacks *Alloc) {
+  if (!Device)
+    return;
+  std::unique_ptr<DeviceData> D;
+  {
+    std::lock_guard<std::mutex> G(TablesLock);
+    auto It = Devices.find(dispatchKey(Device));
+    if (It == Devices.end())
+      return;
+    D = std::move(It->second);
+    Devices.erase(It);
+  }
+  D->DestroyDevice(Device, Alloc);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice Device,
+                                                          const char *Name);
+
+/// The layer's own function for \p Name among the device-level ones.
+PFN_vkVoidFunction deviceFunction(const char *Name) {
+#define FATOMIC_FN(F)                                                          \
+  if (std::strcmp(Name, "vk" #F) == 0)                                         \
+    return reinterpret_cast<PFN_vkVoidFunction>(&F);
+  FATOMIC_FN(GetDeviceProcAddr)
+  FATOMIC_FN(DestroyDevice)
+  FATOMIC_FN(CreateShaderModule)
+  FATOMIC_FN(CreateComputePipelines)
+  FATOMIC_FN(CreateGraphicsPipelines)
+  FATOMIC_FN(CreateShadersEXT)
+  return nullptr;
+}
+
+PFN_vkVoidFunction instanceFunction(const char *Name) {
+  FATOMIC_FN(CreateInstance)
+  FATOMIC_FN(DestroyInstance)
+  FATOMIC_FN(CreateDevice)
+  FATOMIC_FN(GetPhysicalDeviceFeatures2)
+  FATOMIC_FN(EnumerateDeviceExtensionProperties)
+  if (std::strcmp(Name, "vkGetPhysicalDeviceFeatures2KHR") == 0)
+    return reinterpret_cast<PFN_vkVoidFunction>(&GetPhysicalDeviceFeatures2);
+  return nullptr;
+#undef FATOMIC_FN
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice Device,
+                                                          const char *Name) {
+  DeviceData *D = Device ? findDevice(dispatchKey(Device)) : nullptr;
+  if (!D)
+    return nullptr;
+  PFN_vkVoidFunction Own = deviceFunction(Name);
+  // vkCreateShadersEXT only where the device below has it.
+  if (Own && std::strcmp(Name, "vkCreateShadersEXT") == 0 && !D->CreateShadersEXT)
+    return nullptr;
+  return Own ? Own : D->NextGdpa(Device, Name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance Instance,
+                                                            const char *Name);
+} // namespace
+} // namespace fatomic::layer
+
+using namespace fatomic::layer;
+
+namespace fatomic::layer {
+namespace {
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance Instance,
+                                                            const char *Name) {
+  if (std::strcmp(Name, "vkGetInstanceProcAddr") == 0)
+    return reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr);
+  if (PFN_vkVoidFunction Own = instanceFunction(Name))
+    return Own;
+  if (!Instance)
+    return nullptr;
+  InstanceData *I = findInstance(dispatchKey(Instance));
+  if (!I)
+    return nullptr;
+  if (std::strcmp(Name, "vkCreateShadersEXT") != 0)
+    if (PFN_vkVoidFunction Own = deviceFunction(Name))
+      return Own;
+  return I->NextGipa(Instance, Name);
+}
+} // namespace
+} // namespace fatomic::layer
+
+FATOMIC_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+vkGetInstanceProcAddr(VkInstance Instance, const char *Name) {
+  return GetInstanceProcAddr(Instance, Name);
+}
+
+FATOMIC_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+vkGetDeviceProcAddr(VkDevice Device, const char *Name) {
+  return GetDeviceProcAddr(Device, Name);
+}
+
+FATOMIC_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *Version) {
+  if (!Version || Version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  if (Version->loaderLayerInterfaceVersion < 2)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  Version->loaderLayerInterfaceVersion = 2;
+  Version->pfnGetInstanceProcAddr = &GetInstanceProcAddr;
+  Version->pfnGetDeviceProcAddr = &GetDeviceProcAddr;
+  Version->pfnGetPhysicalDeviceProcAddr = nullptr;
+  return VK_SUCCESS;
+}

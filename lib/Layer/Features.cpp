@@ -1,0 +1,290 @@
+//===- Features.cpp - What the layer reports, and what the driver gets ----===//
+//
+// Reported (vkGetPhysicalDeviceFeatures2 and its KHR alias): the buffer and
+// shared f32 min/max bits of VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT
+// always, the f64 ones where the driver has 64-bit integer atomics (and
+// shaderInt64) for that memory; every other bit (f16, images) as the driver
+// reports it.  A driver without VK_EXT_shader_atomic_float2 never sees the
+// struct: it is taken out of the chain for the call and filled in by the
+// layer (VK_EXT_shader_atomic_float's struct likewise, all zero), and both
+// extensions are added to vkEnumerateDeviceExtensionProperties.
+//
+// vkCreateDevice: the driver gets a copy of the create info without the
+// extension names it lacks, without the float structs it does not know,
+// with the emulated min/max bits cleared, and with 64-bit integer atomics
+// (and shaderInt64) enabled where an emulated f64 bit was asked for.  The
+// application's own structures in the pNext chain are edited in place for
+// the call and restored before it returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Chain.h"
+#include "Layer.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fatomic::layer {
+
+namespace {
+template <typename S> S *as(VkBaseOutStructure *P) {
+  return reinterpret_cast<S *>(P);
+}
+
+bool hasExtension(const std::vector<VkExtensionProperties> &Exts,
+                  const char *Name) {
+  return std::any_of(Exts.begin(), Exts.end(), [&](const VkExtensionProperties &E) {
+    return std::strcmp(E.extensionName, Name) == 0;
+  });
+}
+
+std::vector<VkExtensionProperties> driverExtensions(InstanceData &I,
+                                                    VkPhysicalDevice Phys) {
+  uint32_t N = 0;
+  std::vector<VkExtensionProperties> Exts;
+  if (I.EnumerateDeviceExtensions(Phys, nullptr, &N, nullptr) != VK_SUCCESS)
+    return Exts;
+  Exts.resize(N);
+  if (I.EnumerateDeviceExtensions(Phys, nullptr, &N, Exts.data()) < 0)
+    N = 0;
+  Exts.resize(N);
+  return Exts;
+}
+
+/// The emulated bits of \p F: true where the layer provides the feature.
+void setEmulatedBits(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT &F,
+                     const PhysicalInfo &P) {
+  F.shaderBufferFloat32AtomicMinMax = VK_TRUE;
+  F.shaderSharedFloat32AtomicMinMax = VK_TRUE;
+  if (P.BufferInt64Atomics && P.ShaderInt64)
+    F.shaderBufferFloat64AtomicMinMax = VK_TRUE;
+  if (P.SharedInt64Atomics && P.ShaderInt64)
+    F.shaderSharedFloat64AtomicMinMax = VK_TRUE;
+}
+
+void fillTarget(PhysicalInfo &P, bool Force) {
+  const auto &F = P.Float2;
+  auto Set = [&](Feature Ft, VkBool32 Driver, bool Hidden) {
+    P.Target.set(Ft, Driver && !Hidden);
+  };
+  Set(Feature::ShaderBufferFloat16AtomicMinMax, F.shaderBufferFloat16AtomicMinMax, false);
+  Set(Feature::ShaderSharedFloat16AtomicMinMax, F.shaderSharedFloat16AtomicMinMax, false);
+  Set(Feature::ShaderBufferFloat32AtomicMinMax, F.shaderBufferFloat32AtomicMinMax, Force);
+  Set(Feature::ShaderSharedFloat32AtomicMinMax, F.shaderSharedFloat32AtomicMinMax, Force);
+  Set(Feature::ShaderBufferFloat64AtomicMinMax, F.shaderBufferFloat64AtomicMinMax, Force);
+  Set(Feature::ShaderSharedFloat64AtomicMinMax, F.shaderSharedFloat64AtomicMinMax, Force);
+  Set(Feature::ShaderImageFloat32AtomicMinMax, F.shaderImageFloat32AtomicMinMax, false);
+  Set(Feature::SparseImageFloat32AtomicMinMax, F.sparseImageFloat32AtomicMinMax, false);
+  Set(Feature::ShaderBufferInt64Atomics, P.BufferInt64Atomics, false);
+  Set(Feature::ShaderSharedInt64Atomics, P.SharedInt64Atomics, false);
+  P.Target.Source = Force ? "the driver (FATOMIC_LAYER_FORCE=1)" : "the driver";
+}
+} // namespace
+
+void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
+                       PhysicalInfo &Info) {
+  std::vector<VkExtensionProperties> Exts = driverExtensions(I, Phys);
+  Info.HasFloat1 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  Info.HasFloat2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+  auto GetProps = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(
+      I.NextGipa(I.Instance, "vkGetPhysicalDeviceProperties"));
+  VkPhysicalDeviceProperties Props{};
+  if (GetProps)
+    GetProps(Phys, &Props);
+  bool HasInt64Struct = Props.apiVersion >= VK_API_VERSION_1_2 ||
+                        hasExtension(Exts, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
+
+  VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceShaderAtomicInt64Features I64{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  Info.Float2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
+  void **Tail = &F.pNext;
+  if (Info.HasFloat2) {
+    *Tail = &Info.Float2;
+    Tail = &Info.Float2.pNext;
+  }
+  if (HasInt64Struct)
+    *Tail = &I64;
+  if (I.GetFeatures2)
+    I.GetFeatures2(Phys, &F);
+  Info.Float2.pNext = nullptr;
+  Info.ShaderInt64 = F.features.shaderInt64;
+  Info.BufferInt64Atomics = I64.shaderBufferInt64Atomics;
+  Info.SharedInt64Atomics = I64.shaderSharedInt64Atomics;
+  fillTarget(Info, settings().Force);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
+    VkPhysicalDevice Phys, VkPhysicalDeviceFeatures2 *Features) {
+  InstanceData *I = findInstance(dispatchKey(Phys));
+  if (!I || !I->GetFeatures2)
+    return;
+  const PhysicalInfo &P = physicalInfo(*I, Phys);
+  auto [Prev2, F2] = findInChain(
+      Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+  {
+    ScopedEdits Edits;
+    if (F2 && !P.HasFloat2)
+      Edits.unlinkAfter(Prev2);
+    auto [Prev1, F1] = findInChain(
+        Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+    if (F1 && !P.HasFloat1) {
+      Edits.unlinkAfter(Prev1);
+      auto *S = as<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(F1);
+      void *Keep = S->pNext;
+      *S = {};
+      S->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+      S->pNext = Keep; // restored below anyway; the link is the edit's
+    }
+    I->GetFeatures2(Phys, Features);
+  }
+  if (!F2)
+    return;
+  auto *S = as<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(F2);
+  if (!P.HasFloat2) {
+    void *Keep = S->pNext;
+    *S = {};
+    S->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
+    S->pNext = Keep;
+  }
+  setEmulatedBits(*S, P);
+}
+
+namespace {
+const VkExtensionProperties LayerExtensions[] = {
+    {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, VK_EXT_SHADER_ATOMIC_FLOAT_SPEC_VERSION},
+    {VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME,
+     VK_EXT_SHADER_ATOMIC_FLOAT_2_SPEC_VERSION},
+};
+
+VkResult copyOut(const std::vector<VkExtensionProperties> &Exts, uint32_t *Count,
+                 VkExtensionProperties *Props) {
+  if (!Props) {
+    *Count = static_cast<uint32_t>(Exts.size());
+    return VK_SUCCESS;
+  }
+  uint32_t N = std::min<uint32_t>(*Count, static_cast<uint32_t>(Exts.size()));
+  std::copy(Exts.begin(), Exts.begin() + N, Props);
+  *Count = N;
+  return N < Exts.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
+    VkPhysicalDevice Phys, const char *LayerName, uint32_t *Count,
+    VkExtensionProperties *Props) {
+  if (LayerName && std::strcmp(LayerName, FATOMIC_LAYER_NAME) == 0)
+    return copyOut({std::begin(LayerExtensions), std::end(LayerExtensions)},
+                   Count, Props);
+  InstanceData *I = findInstance(dispatchKey(Phys));
+  if (!I || !I->EnumerateDeviceExtensions)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  if (LayerName)
+    return I->EnumerateDeviceExtensions(Phys, LayerName, Count, Props);
+  std::vector<VkExtensionProperties> Exts = driverExtensions(*I, Phys);
+  for (const VkExtensionProperties &E : LayerExtensions)
+    if (!hasExtension(Exts, E.extensionName))
+      Exts.push_back(E);
+  return copyOut(Exts, Count, Props);
+}
+
+namespace {
+/// The copy of VkDeviceCreateInfo handed to the driver, and what it owns.
+struct DriverCreateInfo {
+  VkDeviceCreateInfo Info{};
+  std::vector<const char *> Extensions;
+  VkPhysicalDeviceShaderAtomicInt64Features Int64{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceFeatures Base{};
+};
+
+void dropExtensions(DriverCreateInfo &D, const PhysicalInfo &P) {
+  for (uint32_t K = 0; K < D.Info.enabledExtensionCount; ++K) {
+    const char *Name = D.Info.ppEnabledExtensionNames[K];
+    if ((!P.HasFloat2 && !std::strcmp(Name, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) ||
+        (!P.HasFloat1 && !std::strcmp(Name, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)))
+      continue;
+    D.Extensions.push_back(Name);
+  }
+  D.Info.enabledExtensionCount = static_cast<uint32_t>(D.Extensions.size());
+  D.Info.ppEnabledExtensionNames = D.Extensions.data();
+}
+
+/// Clears (or unlinks) the emulated float bits; returns true when an
+/// emulated f64 bit was asked for.
+bool removeEmulatedBits(DriverCreateInfo &D, const PhysicalInfo &P,
+                        ScopedEdits &Edits) {
+  auto [Prev1, F1] = findInChain(
+      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  if (F1 && !P.HasFloat1)
+    Edits.unlinkAfter(Prev1);
+  auto [Prev2, F2] = findInChain(
+      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+  if (!F2)
+    return false;
+  auto *S = as<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(F2);
+  bool F64 = false;
+  auto Clear = [&](const VkBool32 &Bit, Feature Ft, bool Is64) {
+    if (!Bit || P.Target.has(Ft))
+      return;
+    F64 |= Is64;
+    if (P.HasFloat2)
+      Edits.set(&Bit, VkBool32(VK_FALSE));
+  };
+  Clear(S->shaderBufferFloat32AtomicMinMax, Feature::ShaderBufferFloat32AtomicMinMax, false);
+  Clear(S->shaderSharedFloat32AtomicMinMax, Feature::ShaderSharedFloat32AtomicMinMax, false);
+  Clear(S->shaderBufferFloat64AtomicMinMax, Feature::ShaderBufferFloat64AtomicMinMax, true);
+  Clear(S->shaderSharedFloat64AtomicMinMax, Feature::ShaderSharedFloat64AtomicMinMax, true);
+  if (!P.HasFloat2)
+    Edits.unlinkAfter(Prev2);
+  return F64;
+}
+
+/// Enables 64-bit integer atomics and shaderInt64 where the driver has them.
+void enableInt64(DriverCreateInfo &D, const PhysicalInfo &P, ScopedEdits &Edits) {
+  auto [P12, V12] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto [PI, I64] = findInChain(
+      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
+  VkBool32 B = P.BufferInt64Atomics, S = P.SharedInt64Atomics;
+  if (V12) {
+    auto *F = as<VkPhysicalDeviceVulkan12Features>(V12);
+    Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
+    Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
+  } else if (I64) {
+    auto *F = as<VkPhysicalDeviceShaderAtomicInt64Features>(I64);
+    Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
+    Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
+  } else {
+    D.Int64.shaderBufferInt64Atomics = B;
+    D.Int64.shaderSharedInt64Atomics = S;
+    D.Int64.pNext = const_cast<void *>(D.Info.pNext);
+    D.Info.pNext = &D.Int64;
+  }
+  auto [PF, F2] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  if (F2) {
+    auto *F = as<VkPhysicalDeviceFeatures2>(F2);
+    Edits.set(&F->features.shaderInt64, VkBool32(F->features.shaderInt64 | P.ShaderInt64));
+    return;
+  }
+  if (D.Info.pEnabledFeatures)
+    D.Base = *D.Info.pEnabledFeatures;
+  D.Base.shaderInt64 |= P.ShaderInt64;
+  D.Info.pEnabledFeatures = &D.Base;
+}
+} // namespace
+
+VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
+                           const VkDeviceCreateInfo *Info,
+                           const VkAllocationCallbacks *Alloc, VkDevice *Device,
+                           PFN_vkCreateDevice Next) {
+  const PhysicalInfo &P = physicalInfo(I, Phys);
+  DriverCreateInfo D;
+  D.Info = *Info;
+  dropExtensions(D, P);
+  ScopedEdits Edits;
+  if (removeEmulatedBits(D, P, Edits))
+    enableInt64(D, P, Edits);
+  return Next(Phys, &D.Info, Alloc, Device);
+}
+
+} // namespace fatomic::layer

@@ -1,0 +1,163 @@
+//===- Layer.h - VK_LAYER_FATOMIC_float_atomic_minmax: shared state -------===//
+//
+// The state that the layer's files share: per-instance and per-device
+// dispatch (the next layer's entry points), what each physical device
+// really supports, what a device must have lowered, the settings read from
+// the environment, and the functions each file exports to the others.
+//
+//   Dispatch.cpp  loader interface, instance and device creation and
+//                 destruction, vkGet*ProcAddr
+//   Features.cpp  reported features and extensions, the device create
+//                 info handed to the driver
+//   Shaders.cpp   every path a SPIR-V module reaches the driver by
+//   Settings.cpp  FATOMIC_LAYER_* variables and messages to the application
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_LAYER_LAYER_H
+#define FATOMIC_LAYER_LAYER_H
+
+#include "fatomic/Options.h"
+#include "fatomic/Target.h"
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#define FATOMIC_LAYER_NAME "VK_LAYER_FATOMIC_float_atomic_minmax"
+
+// VK_EXT_shader_object arrived in Vulkan headers 1.3.246; older headers
+// (Debian 12 has 1.3.239) get the few declarations the layer uses.
+#ifndef VK_EXT_shader_object
+#define FATOMIC_DECLARE_SHADER_OBJECT 1
+VK_DEFINE_NON_DISPATCHABLE_HANDLE(VkShaderEXT)
+typedef VkFlags VkShaderCreateFlagsEXT;
+typedef enum VkShaderCodeTypeEXT {
+  VK_SHADER_CODE_TYPE_BINARY_EXT = 0,
+  VK_SHADER_CODE_TYPE_SPIRV_EXT = 1,
+  VK_SHADER_CODE_TYPE_MAX_ENUM_EXT = 0x7FFFFFFF
+} VkShaderCodeTypeEXT;
+typedef struct VkShaderCreateInfoEXT {
+  VkStructureType sType;
+  const void *pNext;
+  VkShaderCreateFlagsEXT flags;
+  VkShaderStageFlagBits stage;
+  VkShaderStageFlags nextStage;
+  VkShaderCodeTypeEXT codeType;
+  size_t codeSize;
+  const void *pCode;
+  const char *pName;
+  uint32_t setLayoutCount;
+  const VkDescriptorSetLayout *pSetLayouts;
+  uint32_t pushConstantRangeCount;
+  const VkPushConstantRange *pPushConstantRanges;
+  const VkSpecializationInfo *pSpecializationInfo;
+} VkShaderCreateInfoEXT;
+typedef VkResult(VKAPI_PTR *PFN_vkCreateShadersEXT)(
+    VkDevice device, uint32_t createInfoCount,
+    const VkShaderCreateInfoEXT *pCreateInfos,
+    const VkAllocationCallbacks *pAllocator, VkShaderEXT *pShaders);
+#endif
+
+namespace fatomic::layer {
+
+/// What the layer reads from the environment once per process.
+struct Settings {
+  LoweringOptions Options;     ///< writers=any, then FATOMIC_LAYER_OPTIONS
+  bool Force = false;          ///< FATOMIC_LAYER_FORCE=1
+  std::string DumpDir;         ///< FATOMIC_LAYER_DUMP_DIR (tests)
+  std::string Error;           ///< why the settings are unusable, or empty
+};
+const Settings &settings();
+
+/// What the driver below really has, per physical device.
+struct PhysicalInfo {
+  bool HasFloat1 = false; ///< VK_EXT_shader_atomic_float
+  bool HasFloat2 = false; ///< VK_EXT_shader_atomic_float2
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT Float2{};
+  bool BufferInt64Atomics = false, SharedInt64Atomics = false;
+  bool ShaderInt64 = false;
+  /// The target model of this device: native = what the driver has, less
+  /// what FATOMIC_LAYER_FORCE hides.
+  TargetModel Target;
+};
+
+struct InstanceData {
+  VkInstance Instance = VK_NULL_HANDLE;
+  PFN_vkGetInstanceProcAddr NextGipa = nullptr;
+  PFN_vkDestroyInstance DestroyInstance = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 GetFeatures2 = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensions = nullptr;
+  PFN_vkCreateDevice CreateDevice = nullptr;
+  PFN_vkSubmitDebugUtilsMessageEXT SubmitDebugMessage = nullptr;
+  std::mutex Lock; ///< guards Physical
+  std::map<VkPhysicalDevice, PhysicalInfo> Physical;
+};
+
+/// What one device must have lowered, and the next layer's entry points.
+struct DeviceData {
+  VkDevice Device = VK_NULL_HANDLE;
+  InstanceData *Instance = nullptr;
+  PFN_vkGetDeviceProcAddr NextGdpa = nullptr;
+  PFN_vkDestroyDevice DestroyDevice = nullptr;
+  PFN_vkCreateShaderModule CreateShaderModule = nullptr;
+  PFN_vkCreateComputePipelines CreateComputePipelines = nullptr;
+  PFN_vkCreateGraphicsPipelines CreateGraphicsPipelines = nullptr;
+  PFN_vkCreateShadersEXT CreateShadersEXT = nullptr;
+  TargetModel Target;
+};
+
+/// The dispatch key of a dispatchable handle (what the loader shares
+/// between an instance and its physical devices, a device and its queues).
+template <typename T> void *dispatchKey(T Handle) {
+  return *reinterpret_cast<void **>(Handle);
+}
+
+InstanceData *findInstance(void *Key);
+DeviceData *findDevice(void *Key);
+/// The driver's features and extensions for \p Phys, queried once.
+const PhysicalInfo &physicalInfo(InstanceData &I, VkPhysicalDevice Phys);
+
+// Features.cpp
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
+    VkPhysicalDevice Phys, VkPhysicalDeviceFeatures2 *Features);
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
+    VkPhysicalDevice Phys, const char *LayerName, uint32_t *Count,
+    VkExtensionProperties *Props);
+/// Calls \p Next with the create info edited for the driver (see the file).
+VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
+                           const VkDeviceCreateInfo *Info,
+                           const VkAllocationCallbacks *Alloc, VkDevice *Device,
+                           PFN_vkCreateDevice Next);
+/// Reads the real features of \p Phys into \p Info.
+void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
+                       PhysicalInfo &Info);
+
+// Shaders.cpp
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
+    VkDevice Device, const VkShaderModuleCreateInfo *Info,
+    const VkAllocationCallbacks *Alloc, VkShaderModule *Module);
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkComputePipelineCreateInfo *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkGraphicsPipelineCreateInfo *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
+VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
+    VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,
+    const VkAllocationCallbacks *Alloc, VkShaderEXT *Shaders);
+
+// Settings.cpp
+/// One error: on stderr, and through VK_EXT_debug_utils when the
+/// application enabled it on \p I (may be null).
+void reportError(InstanceData *I, const std::string &Message);
+
+} // namespace fatomic::layer
+
+#endif // FATOMIC_LAYER_LAYER_H

@@ -1,0 +1,65 @@
+//===- Settings.cpp - The layer's environment variables and messages ------===//
+//
+// FATOMIC_LAYER_OPTIONS   the pass's option string, after the layer's own
+//                         default writers=any (the layer sees one module at a
+//                         time, never the other shaders that share memory)
+// FATOMIC_LAYER_FORCE=1   treat the driver as having no buffer or shared
+//                         float min/max: every such atomic is lowered
+// FATOMIC_LAYER_DUMP_DIR  (tests) write each module handed to the driver to
+//                         DIR/module-N.spv
+//
+// Errors go to stderr and, where the application enabled VK_EXT_debug_utils,
+// to its messengers through vkSubmitDebugUtilsMessageEXT.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Layer.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace fatomic::layer {
+
+namespace {
+Settings readSettings() {
+  Settings S;
+  std::string Text = "writers=any";
+  if (const char *Env = std::getenv("FATOMIC_LAYER_OPTIONS"); Env && *Env)
+    Text += std::string(",") + Env;
+  std::string Error;
+  if (auto O = parseOptions(Text, Error))
+    S.Options = *O;
+  else
+    S.Error = "FATOMIC_LAYER_OPTIONS: " + Error;
+  const char *Force = std::getenv("FATOMIC_LAYER_FORCE");
+  S.Force = Force && std::strcmp(Force, "1") == 0;
+  if (Force && *Force && !S.Force && std::strcmp(Force, "0") != 0 &&
+      S.Error.empty())
+    S.Error = std::string("FATOMIC_LAYER_FORCE: expected 0 or 1, got '") +
+              Force + "'";
+  if (const char *Dump = std::getenv("FATOMIC_LAYER_DUMP_DIR"))
+    S.DumpDir = Dump;
+  return S;
+}
+} // namespace
+
+const Settings &settings() {
+  static const Settings S = readSettings();
+  return S;
+}
+
+void reportError(InstanceData *I, const std::string &Message) {
+  std::fprintf(stderr, "%s: error: %s\n", FATOMIC_LAYER_NAME, Message.c_str());
+  std::fflush(stderr);
+  if (!I || !I->SubmitDebugMessage)
+    return;
+  VkDebugUtilsMessengerCallbackDataEXT Data{};
+  Data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
+  Data.pMessageIdName = FATOMIC_LAYER_NAME;
+  Data.pMessage = Message.c_str();
+  I->SubmitDebugMessage(I->Instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &Data);
+}
+
+} // namespace fatomic::layer

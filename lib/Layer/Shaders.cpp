@@ -1,0 +1,301 @@
+//===- Shaders.cpp - Lowering every module on its way to the driver -------===//
+//
+// A SPIR-V module reaches the driver through vkCreateShaderModule, through a
+// VkShaderModuleCreateInfo chained into a pipeline stage (maintenance5,
+// graphics pipeline libraries; compute and graphics pipelines), and through
+// vkCreateShadersEXT.  Each path asks one question first: does the module
+// declare a float min/max capability (AtomicFloat{16,32,64}MinMaxEXT)?  The
+// capabilities open every module, so the answer costs a few words' reads;
+// a module without them goes down the chain as the application gave it.
+// Otherwise the pass lowers what the device lacks (its target model), with
+// the layer's options; a pointer the pass cannot trace is retried after
+// inlining, as fatomic-opt does.  A module that still cannot be lowered is
+// not handed to the driver: the creation fails with the pass's message
+// (stderr, and VK_EXT_debug_utils where the application enabled it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Chain.h"
+#include "Layer.h"
+
+#include "fatomic/LowerFloatAtomicMinMax.h"
+
+#include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace fatomic::layer {
+
+namespace {
+/// The float widths (bits 16, 32, 64 set as 1 << (width / 16)) of the
+/// module's float min/max atomic capabilities; 0 when it declares none.
+unsigned floatMinMaxWidths(const void *Code, size_t Bytes) {
+  const auto *W = static_cast<const uint32_t *>(Code);
+  size_t N = Bytes / 4;
+  unsigned Widths = 0;
+  if (!W || N < 5 || W[0] != spv::MagicNumber)
+    return 0;
+  for (size_t K = 5; K + 1 < N;) {
+    uint32_t Op = W[K] & 0xFFFF, Len = W[K] >> 16;
+    if (Len == 0 || Op != uint32_t(spv::Op::OpCapability))
+      break;
+    auto Cap = spv::Capability(W[K + 1]);
+    if (Cap == spv::Capability::AtomicFloat16MinMaxEXT)
+      Widths |= 1u << 1;
+    else if (Cap == spv::Capability::AtomicFloat32MinMaxEXT)
+      Widths |= 1u << 2;
+    else if (Cap == spv::Capability::AtomicFloat64MinMaxEXT)
+      Widths |= 1u << 4;
+    K += Len;
+  }
+  return Widths;
+}
+
+/// True when \p Target runs every float min/max of the widths in \p Widths
+/// natively in every kind of memory: the pass would change nothing.
+bool allNative(const TargetModel &Target, unsigned Widths) {
+  for (unsigned Width : {16u, 32u, 64u}) {
+    if (!(Widths & (1u << (Width / 16))))
+      continue;
+    for (MemoryClass C : {MemoryClass::Buffer, MemoryClass::Shared, MemoryClass::Image})
+      if (minMaxFeature(C, Width) && !Target.isNativeMinMax(C, Width))
+        return false;
+  }
+  return true;
+}
+
+/// FATOMIC_LAYER_DUMP_DIR: every module handed to the driver, in order.
+void dumpModule(const void *Code, size_t Bytes) {
+  const std::string &Dir = settings().DumpDir;
+  if (Dir.empty())
+    return;
+  static std::atomic<unsigned> Counter{0};
+  std::string Path = Dir + "/module-" + std::to_string(Counter++) + ".spv";
+  if (FILE *F = std::fopen(Path.c_str(), "wb")) {
+    std::fwrite(Code, 1, Bytes, F);
+    std::fclose(F);
+  }
+}
+
+bool inlineFunctions(std::vector<uint32_t> &Words) {
+  spvtools::Optimizer Opt(SPV_ENV_VULKAN_1_3);
+  Opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
+  Opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  std::vector<uint32_t> Out;
+  if (!Opt.Run(Words.data(), Words.size(), &Out))
+    return false;
+  Words.swap(Out);
+  return true;
+}
+
+enum class Outcome { PassThrough, Lowered, Failed };
+
+/// Lowers the module for \p D into \p Words.  \p What names the call for
+/// the message.
+Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
+                    const char *What, std::vector<uint32_t> &Words) {
+  unsigned Widths = floatMinMaxWidths(Code, Bytes);
+  if (!Widths || allNative(D.Target, Widths))
+    return Outcome::PassThrough;
+  const auto *W = static_cast<const uint32_t *>(Code);
+  Words.assign(W, W + Bytes / 4);
+  std::string Messages;
+  LowerFloatAtomicMinMaxPass Pass(settings().Options, D.Target);
+  Pass.SetMessageConsumer([&](spv_message_level_t, const char *,
+                              const spv_position_t &, const char *M) {
+    Messages += Messages.empty() ? M : std::string("; ") + M;
+  });
+  PassStatus S = Pass.Process(Words);
+  if (S == PassStatus::Failure &&
+      Pass.lastFailure() == FailureKind::UntraceablePointer &&
+      inlineFunctions(Words)) {
+    Messages.clear();
+    S = Pass.Process(Words);
+  }
+  if (S == PassStatus::Failure) {
+    reportError(D.Instance, std::string(What) +
+                                ": the module's float atomic min/max cannot be "
+                                "lowered for this device: " + Messages);
+    return Outcome::Failed;
+  }
+  return S == PassStatus::SuccessWithChange ? Outcome::Lowered
+                                            : Outcome::PassThrough;
+}
+
+DeviceData *deviceOf(VkDevice Device) { return findDevice(dispatchKey(Device)); }
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
+    VkDevice Device, const VkShaderModuleCreateInfo *Info,
+    const VkAllocationCallbacks *Alloc, VkShaderModule *Module) {
+  DeviceData *D = deviceOf(Device);
+  if (!D)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<uint32_t> Words;
+  switch (lowerModule(*D, Info->pCode, Info->codeSize, "vkCreateShaderModule", Words)) {
+  case Outcome::PassThrough:
+    dumpModule(Info->pCode, Info->codeSize);
+    return D->CreateShaderModule(Device, Info, Alloc, Module);
+  case Outcome::Failed:
+    *Module = VK_NULL_HANDLE;
+    return VK_ERROR_INVALID_SHADER_NV;
+  case Outcome::Lowered:
+    break;
+  }
+  VkShaderModuleCreateInfo Copy = *Info;
+  Copy.pCode = Words.data();
+  Copy.codeSize = Words.size() * 4;
+  dumpModule(Copy.pCode, Copy.codeSize);
+  return D->CreateShaderModule(Device, &Copy, Alloc, Module);
+}
+
+namespace {
+/// Pipeline stages whose chained VkShaderModuleCreateInfo is lowered: the
+/// copies handed to the driver and the lowered words they point to.
+struct StageRewriter {
+  DeviceData &D;
+  const char *What;
+  ScopedEdits Edits;
+  std::vector<std::unique_ptr<VkShaderModuleCreateInfo>> Infos;
+  std::vector<std::unique_ptr<std::vector<uint32_t>>> Code;
+  std::vector<std::unique_ptr<std::vector<VkPipelineShaderStageCreateInfo>>> Stages;
+
+  /// Rewrites \p Count stages at \p In; returns the array to use, or null
+  /// when a module cannot be lowered.  \p Failed is set then.
+  const VkPipelineShaderStageCreateInfo *
+  rewrite(const VkPipelineShaderStageCreateInfo *In, uint32_t Count, bool &Failed) {
+    std::unique_ptr<std::vector<VkPipelineShaderStageCreateInfo>> Out;
+    for (uint32_t K = 0; K < Count; ++K) {
+      if (In[K].module != VK_NULL_HANDLE)
+        continue;
+      auto [Prev, Node] =
+          findInChain(&In[K], VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      if (!Node)
+        continue;
+      const auto *M = reinterpret_cast<const VkShaderModuleCreateInfo *>(Node);
+      auto Words = std::make_unique<std::vector<uint32_t>>();
+      Outcome O = lowerModule(D, M->pCode, M->codeSize, What, *Words);
+      if (O == Outcome::Failed) {
+        Failed = true;
+        return nullptr;
+      }
+      if (O == Outcome::PassThrough) {
+        dumpModule(M->pCode, M->codeSize);
+        continue;
+      }
+      if (!Out)
+        Out = std::make_unique<std::vector<VkPipelineShaderStageCreateInfo>>(In, In + Count);
+      auto Copy = std::make_unique<VkShaderModuleCreateInfo>(*M);
+      Copy->pCode = Words->data();
+      Copy->codeSize = Words->size() * 4;
+      dumpModule(Copy->pCode, Copy->codeSize);
+      link((*Out)[K], In[K], Prev, Copy.get());
+      Infos.push_back(std::move(Copy));
+      Code.push_back(std::move(Words));
+    }
+    if (!Out)
+      return In;
+    Stages.push_back(std::move(Out));
+    return Stages.back()->data();
+  }
+
+  /// Makes the copied stage's chain reach \p Copy where it reached the
+  /// application's VkShaderModuleCreateInfo.
+  void link(VkPipelineShaderStageCreateInfo &Stage,
+            const VkPipelineShaderStageCreateInfo &Orig, VkBaseOutStructure *Prev,
+            VkShaderModuleCreateInfo *Copy) {
+    if (Prev == reinterpret_cast<const VkBaseOutStructure *>(&Orig))
+      Stage.pNext = Copy;
+    else
+      Edits.set<VkBaseOutStructure *>(&Prev->pNext,
+                                      reinterpret_cast<VkBaseOutStructure *>(Copy));
+  }
+};
+
+template <typename Info>
+VkResult createPipelines(VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+                         const Info *Infos, const VkAllocationCallbacks *Alloc,
+                         VkPipeline *Pipelines, const char *What,
+                         VkResult (*Call)(DeviceData &, VkDevice, VkPipelineCache,
+                                          uint32_t, const Info *,
+                                          const VkAllocationCallbacks *, VkPipeline *),
+                         void (*Rewrite)(StageRewriter &, Info &, bool &)) {
+  DeviceData *D = deviceOf(Device);
+  if (!D)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  StageRewriter R{*D, What, {}, {}, {}, {}};
+  std::vector<Info> Copies(Infos, Infos + Count);
+  bool Failed = false;
+  for (uint32_t K = 0; K < Count && !Failed; ++K)
+    Rewrite(R, Copies[K], Failed);
+  if (Failed) {
+    for (uint32_t K = 0; K < Count; ++K)
+      Pipelines[K] = VK_NULL_HANDLE;
+    return VK_ERROR_INVALID_SHADER_NV;
+  }
+  return Call(*D, Device, Cache, Count, Copies.data(), Alloc, Pipelines);
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkComputePipelineCreateInfo *Infos, const VkAllocationCallbacks *Alloc,
+    VkPipeline *Pipelines) {
+  return createPipelines<VkComputePipelineCreateInfo>(
+      Device, Cache, Count, Infos, Alloc, Pipelines, "vkCreateComputePipelines",
+      [](DeviceData &D, VkDevice Dev, VkPipelineCache C, uint32_t N,
+         const VkComputePipelineCreateInfo *I, const VkAllocationCallbacks *A,
+         VkPipeline *P) { return D.CreateComputePipelines(Dev, C, N, I, A, P); },
+      [](StageRewriter &R, VkComputePipelineCreateInfo &I, bool &Failed) {
+        if (const auto *S = R.rewrite(&I.stage, 1, Failed))
+          I.stage = *S;
+      });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkGraphicsPipelineCreateInfo *Infos, const VkAllocationCallbacks *Alloc,
+    VkPipeline *Pipelines) {
+  return createPipelines<VkGraphicsPipelineCreateInfo>(
+      Device, Cache, Count, Infos, Alloc, Pipelines, "vkCreateGraphicsPipelines",
+      [](DeviceData &D, VkDevice Dev, VkPipelineCache C, uint32_t N,
+         const VkGraphicsPipelineCreateInfo *I, const VkAllocationCallbacks *A,
+         VkPipeline *P) { return D.CreateGraphicsPipelines(Dev, C, N, I, A, P); },
+      [](StageRewriter &R, VkGraphicsPipelineCreateInfo &I, bool &Failed) {
+        if (I.stageCount && I.pStages)
+          I.pStages = R.rewrite(I.pStages, I.stageCount, Failed);
+      });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
+    VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,
+    const VkAllocationCallbacks *Alloc, VkShaderEXT *Shaders) {
+  DeviceData *D = deviceOf(Device);
+  if (!D || !D->CreateShadersEXT)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkShaderCreateInfoEXT> Copies(Infos, Infos + Count);
+  std::vector<std::vector<uint32_t>> Code(Count);
+  for (uint32_t K = 0; K < Count; ++K) {
+    if (Copies[K].codeType != VK_SHADER_CODE_TYPE_SPIRV_EXT)
+      continue;
+    Outcome O = lowerModule(*D, Copies[K].pCode, Copies[K].codeSize,
+                            "vkCreateShadersEXT", Code[K]);
+    if (O == Outcome::Failed) {
+      for (uint32_t J = 0; J < Count; ++J)
+        Shaders[J] = VK_NULL_HANDLE;
+      return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    if (O == Outcome::Lowered) {
+      Copies[K].pCode = Code[K].data();
+      Copies[K].codeSize = Code[K].size() * 4;
+    }
+    dumpModule(Copies[K].pCode, Copies[K].codeSize);
+  }
+  return D->CreateShadersEXT(Device, Count, Copies.data(), Alloc, Shaders);
+}
+
+} // namespace fatomic::layer

@@ -1,0 +1,196 @@
+//===- WriterAnalysis.cpp - Who may write a variable's memory -------------===//
+//
+// Owns the whole-module writer analysis of WriterAnalysis.h: which variables
+// may alias a lowered atomic's variable, and which instructions may write
+// them.  Everything it cannot follow makes the answer "not known".
+//
+//===----------------------------------------------------------------------===//
+
+#include "WriterAnalysis.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fatomic::spirv {
+
+using spv::StorageClass;
+
+namespace {
+
+bool isAtomicWrite(Op O) {
+  switch (O) {
+  case Op::OpAtomicStore:
+  case Op::OpAtomicExchange:
+  case Op::OpAtomicCompareExchange:
+  case Op::OpAtomicCompareExchangeWeak:
+  case Op::OpAtomicIIncrement:
+  case Op::OpAtomicIDecrement:
+  case Op::OpAtomicIAdd:
+  case Op::OpAtomicISub:
+  case Op::OpAtomicSMin:
+  case Op::OpAtomicUMin:
+  case Op::OpAtomicSMax:
+  case Op::OpAtomicUMax:
+  case Op::OpAtomicAnd:
+  case Op::OpAtomicOr:
+  case Op::OpAtomicXor:
+  case Op::OpAtomicFlagTestAndSet:
+  case Op::OpAtomicFlagClear:
+  case Op::OpAtomicFAddEXT:
+  case Op::OpAtomicFMinEXT:
+  case Op::OpAtomicFMaxEXT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isBufferClass(StorageClass SC) {
+  return SC == StorageClass::StorageBuffer || SC == StorageClass::Uniform;
+}
+
+} // namespace
+
+bool WriterAnalysis::nonSemanticSet(uint32_t Set) const {
+  const InstRef D = M.def(Set);
+  if (D == Module::NoInst || M.inst(D).Opcode != Op::OpExtInstImport)
+    return false;
+  return M.stringOperand(D, 0).rfind("NonSemantic.", 0) == 0;
+}
+
+WriterAnalysis::UseKind WriterAnalysis::classify(const Use &U) const {
+  const Op O = M.inst(U.User).Opcode;
+  switch (O) {
+  case Op::OpName:
+  case Op::OpDecorate:
+  case Op::OpDecorateId:
+  case Op::OpDecorateString:
+  case Op::OpEntryPoint:
+  case Op::OpPtrEqual:
+  case Op::OpPtrNotEqual:
+  case Op::OpPtrDiff:
+    return UseKind::Read;
+  case Op::OpLoad:
+  case Op::OpAtomicLoad:
+  case Op::OpArrayLength:
+    return U.Word == 0 ? UseKind::Read : UseKind::Unknown;
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpCopyObject:
+    return U.Word == 0 ? UseKind::Derive : UseKind::Unknown;
+  case Op::OpStore:
+    // As the stored object, the pointer itself escapes.
+    return U.Word == 0 ? UseKind::Write : UseKind::Unknown;
+  case Op::OpCopyMemory:
+  case Op::OpCopyMemorySized:
+    return U.Word == 0 ? UseKind::Write : U.Word == 1 ? UseKind::Read : UseKind::Unknown;
+  case Op::OpExtInst:
+    // Debug information only names the variable.
+    return nonSemanticSet(M.operand(U.User, 0)) ? UseKind::Read : UseKind::Unknown;
+  default:
+    return isAtomicWrite(O) && U.Word == 0 ? UseKind::Write : UseKind::Unknown;
+  }
+}
+
+void WriterAnalysis::collectFrom(uint32_t Var, Writers &W) const {
+  std::vector<uint32_t> Work{Var};
+  std::vector<bool> Seen(M.bound(), false);
+  while (!Work.empty() && W.Known) {
+    const uint32_t Ptr = Work.back();
+    Work.pop_back();
+    if (Ptr >= Seen.size() || Seen[Ptr])
+      continue;
+    Seen[Ptr] = true;
+    for (const Use &U : M.uses(Ptr)) {
+      switch (classify(U)) {
+      case UseKind::Read:
+        break;
+      case UseKind::Write:
+        W.Insts.push_back(U.User);
+        break;
+      case UseKind::Derive:
+        Work.push_back(M.inst(U.User).ResultId);
+        break;
+      case UseKind::Unknown:
+        W.Known = false;
+        break;
+      }
+    }
+  }
+}
+
+bool WriterAnalysis::bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const {
+  bool HasSet = false, HasBinding = false;
+  for (InstRef R : M.decorationsOf(Var)) {
+    if (M.inst(R).Opcode != Op::OpDecorate || M.numOperands(R) < 3)
+      continue;
+    const auto D = spv::Decoration(M.operand(R, 1));
+    if (D == spv::Decoration::DescriptorSet) {
+      Set = M.operand(R, 2);
+      HasSet = true;
+    } else if (D == spv::Decoration::Binding) {
+      Binding = M.operand(R, 2);
+      HasBinding = true;
+    }
+  }
+  return HasSet && HasBinding;
+}
+
+bool WriterAnalysis::mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const {
+  const InstRef D = M.def(Root);
+  if (D == Module::NoInst || M.inst(D).Opcode != Op::OpVariable)
+    return false;
+  const auto SC = StorageClass(M.operand(D, 0));
+  // Decorations through groups are not read here; device addresses may
+  // reach any buffer; explicit Workgroup layouts make blocks alias.
+  for (InstRef R : M.section(Section::Annotation))
+    if (M.inst(R).Opcode == Op::OpGroupDecorate ||
+        M.inst(R).Opcode == Op::OpGroupMemberDecorate)
+      return false;
+  if (!M.isLogical() ||
+      M.hasCapability(spv::Capability::PhysicalStorageBufferAddresses) ||
+      M.hasCapability(spv::Capability::VariablePointers) ||
+      M.hasCapability(spv::Capability::VariablePointersStorageBuffer))
+    return false;
+  if (SC == StorageClass::Workgroup) {
+    if (M.hasCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR))
+      return false;
+    Vars.push_back(Root);
+    return true;
+  }
+  if (!isBufferClass(SC))
+    return false;
+  uint32_t Set = 0, Binding = 0;
+  const bool Unsure = !bindingOf(Root, Set, Binding) ||
+                      M.hasDecoration(Root, spv::Decoration::Aliased);
+  for (InstRef R : M.section(Section::Global)) {
+    const Inst &I = M.inst(R);
+    if (I.Opcode != Op::OpVariable || !isBufferClass(StorageClass(M.operand(R, 0))))
+      continue;
+    uint32_t S = 0, B = 0;
+    if (I.ResultId == Root || Unsure || !bindingOf(I.ResultId, S, B) ||
+        (S == Set && B == Binding) ||
+        M.hasDecoration(I.ResultId, spv::Decoration::Aliased))
+      Vars.push_back(I.ResultId);
+  }
+  return true;
+}
+
+const Writers &WriterAnalysis::writersOf(uint32_t Root) {
+  auto [It, New] = Memo.try_emplace(Root);
+  if (!New)
+    return It->second;
+  Writers &W = It->second;
+  std::vector<uint32_t> Vars;
+  W.Known = mayAlias(Root, Vars);
+  for (uint32_t V : Vars) {
+    if (!W.Known)
+      break;
+    collectFrom(V, W);
+  }
+  std::sort(W.Insts.begin(), W.Insts.end());
+  W.Insts.erase(std::unique(W.Insts.begin(), W.Insts.end()), W.Insts.end());
+  return W;
+}
+
+} // namespace fatomic::spirv

@@ -1,0 +1,61 @@
+//===- WriterAnalysis.h - Who may write a variable's memory ---------------===//
+//
+// A whole-module, conservative analysis for the SPIR-V pass: every
+// instruction that may write the memory of a buffer or Workgroup variable,
+// including the memory of every other variable that may alias it.  The pass
+// uses it to prove that a lowered atomic's memory is written only by lowered
+// float atomics of the same kind, the one case where it may emit its cheaper,
+// proof-dependent forms (docs/semantics.md, "Concurrency").
+//
+// Conservative: a pointer that leaves the module's plain pointer arithmetic
+// (a function call, OpPhi, OpSelect, OpPtrAccessChain, a conversion, a
+// pointer stored to memory...), physical or device addresses, and decorations
+// the analysis does not read all end in "not known".
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_SPIRV_WRITERANALYSIS_H
+#define FATOMIC_SPIRV_WRITERANALYSIS_H
+
+#include "Module.h"
+
+#include <map>
+#include <vector>
+
+namespace fatomic::spirv {
+
+/// The writers of one variable's memory.
+struct Writers {
+  bool Known = true;          ///< false: some write may be missing
+  std::vector<InstRef> Insts; ///< instructions that may write it
+};
+
+class WriterAnalysis {
+public:
+  /// \p M's use lists must be current (Module::buildUses).
+  explicit WriterAnalysis(const Module &M) : M(M) {}
+
+  /// Every instruction that may write the memory of module-scope variable
+  /// \p Root (StorageBuffer, Uniform or Workgroup) or of a variable that
+  /// may alias it.  Memoized per root.
+  const Writers &writersOf(uint32_t Root);
+
+private:
+  /// The variables whose memory may overlap \p Root's; empty when the
+  /// analysis cannot tell (then Known is false).
+  bool mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const;
+  /// Adds the writers reached from variable \p Var through its uses.
+  void collectFrom(uint32_t Var, Writers &W) const;
+  /// Whether \p U (a use of a pointer) is a read only, a write, a new
+  /// pointer to follow, or unknown.
+  enum class UseKind { Read, Write, Derive, Unknown };
+  UseKind classify(const Use &U) const;
+  bool nonSemanticSet(uint32_t Set) const;
+  bool bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const;
+
+  const Module &M;
+  std::map<uint32_t, Writers> Memo;
+};
+
+} // namespace fatomic::spirv
+
+#endif

@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""Race tests of lowered float atomics against other writers of the same memory.
+
+Standard library only; run with /usr/bin/python3.
+
+  race_suite.py --build-dir BUILD [--fatomic-opt PATH] [--addresses N]
+                [--rounds R] [--filter S] [--work DIR]
+
+Each case is a GLSL compute shader in which, for every address of a float
+buffer, one invocation runs a lowered float atomic (fatomic-opt, default
+options unless the case names some) and an invocation of the neighbouring
+workgroup runs a racing writer: an atomicExchange of a NaN, an
+atomicCompSwap on the shader's own integer view of the buffer (a second block
+at the same binding), or the other kind of float atomic (min against max).
+Neighbouring workgroups run at the same time on lavapipe's threads.
+
+The check is linearizability: for every address, the final memory together
+with the racing writer's returned value must be what one of the two serial
+orders of the two operations gives (the oracle below computes both orders
+with the NaN policy's rules).  A lowering that is not linearizable against
+such writers (the load-decided NaN fix-up of `nan=number`, the sticky
+single-RMW form of `nan=propagate`, before the writer analysis) fails here on
+lavapipe; --fatomic-opt selects another fatomic-opt binary to show it.
+
+Exit status: 0 all passed, 1 a violation or error, 77 skipped (no tool or no
+Vulkan device).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+LOCAL = 64
+
+F100, F5, F1, F20000 = 0x42C80000, 0x40A00000, 0x3F800000, 0x469C4000
+NEG_QNAN, POS_QNAN = 0xFFC00000, 0x7FC00000
+
+
+def is_nan(b):
+    return (b & 0x7FFFFFFF) > 0x7F800000
+
+
+def key(b):
+    """Total order of non-NaN floats as integers (-0 < +0)."""
+    return b ^ 0xFFFFFFFF if b & 0x80000000 else b | 0x80000000
+
+
+def minmax(kind, policy, mem, v):
+    """Final memory of a float atomic min/max under `policy` ('number' or
+    'propagate'); under propagate any NaN result is returned as POS_QNAN (the
+    check compares NaN-ness only, the pattern is the lowering's choice)."""
+    if policy == "number":
+        if is_nan(v):
+            return mem
+        if is_nan(mem):
+            return v
+    else:
+        if is_nan(mem) or is_nan(v):
+            return POS_QNAN
+    lt = key(v) < key(mem)
+    return v if (lt if kind == "min" else not lt and v != mem) else mem
+
+
+def same(policy, a, b):
+    if policy == "propagate" and is_nan(a) and is_nan(b):
+        return True
+    return a == b
+
+
+# Each case: the lowered atomic (kind, operand), the racing writer, the
+# initial value, the pass options.
+CASES = {
+    # nan=number, result unused: the NaN fix-up must be decided from the
+    # integer atomic's own result when an exchange can store a NaN.
+    "number-unused-vs-exchange": dict(
+        lowered=("min", F5), racer=("xchg", NEG_QNAN), init=F100, policy="number"),
+    # The same with a compare-exchange on the integer view of the buffer.
+    "number-unused-vs-cas-view": dict(
+        lowered=("min", F5), racer=("cas", NEG_QNAN), init=F100, policy="number"),
+    # nan=propagate: atomicMin(x, NaN) and atomicMax(x, k) on one address.
+    "propagate-min-nan-vs-max": dict(
+        lowered=("min", POS_QNAN), racer=("max", F20000), init=F100, policy="propagate"),
+    # nan=propagate: atomicExchange(x, +qNaN) against atomicMin(x, 1.0).
+    "propagate-exchange-vs-min": dict(
+        lowered=("min", F1), racer=("xchg", POS_QNAN), init=F100, policy="propagate"),
+}
+
+
+def shader(case):
+    kind, _ = case["lowered"]
+    rkind, _ = case["racer"]
+    lines = [
+        "#version 450",
+        "#extension GL_EXT_shader_atomic_float : require",
+        "#extension GL_EXT_shader_atomic_float2 : require",
+        f"layout(local_size_x = {LOCAL}) in;",
+        "layout(std430, set = 0, binding = 0) buffer Params { uint n; float v; float rv; uint pad; } params;",
+        "layout(std430, set = 0, binding = 1) buffer Dst { float x[]; } dst;",
+        "layout(std430, set = 0, binding = 2) buffer Ret { uint r[]; } ret;",
+        "layout(std430, set = 0, binding = 3) buffer Sync { uint s[]; } sync_;",
+    ]
+    if rkind == "cas":
+        lines.append("layout(std430, set = 0, binding = 1) buffer DstU { uint u[]; } dstu;")
+    lines += [
+        "void main() {",
+        "  // Workgroup p runs the lowered atomic on its share of the addresses,",
+        "  // workgroup p + pairs the racing writer on the same addresses in the",
+        "  // same order (lavapipe gives each of two threads one half of the",
+        "  // workgroups, in order: the two run side by side).",
+        "  uint g = gl_WorkGroupID.x, pairs = gl_NumWorkGroups.x / 2u;",
+        f"  uint share = (params.n + pairs - 1u) / pairs;",
+        f"  for (uint j = gl_LocalInvocationID.x; j < share; j += {LOCAL}u) {{",
+        "  uint a = (g % pairs) * share + j;",
+        "  if (a >= params.n) break;",
+        "  // Both sides meet at each address (a bounded wait: a side that runs",
+        "  // alone goes on), so that their atomics overlap.",
+        "  atomicAdd(sync_.s[a], 1u);",
+        "  for (uint t = 0u; t < 2000u && atomicAdd(sync_.s[a], 0u) < 2u; ++t) {}",
+        "  if (g < pairs) {",
+        f"    atomic{kind.capitalize()}(dst.x[a], params.v);",
+        "  } else {",
+    ]
+    if rkind == "xchg":
+        lines.append("    ret.r[a] = floatBitsToUint(atomicExchange(dst.x[a], params.rv));")
+    elif rkind == "cas":
+        lines.append(f"    ret.r[a] = atomicCompSwap(dstu.u[a], {case['init']}u, floatBitsToUint(params.rv));")
+    else:
+        lines.append(f"    atomic{rkind.capitalize()}(dst.x[a], params.rv);")
+    lines += ["  }", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def serial(case):
+    """The (final, racer's result) pairs of the two serial orders."""
+    kind, v = case["lowered"]
+    rkind, rv = case["racer"]
+    pol, m0 = case["policy"], case["init"]
+
+    def racer(mem):
+        if rkind == "xchg":
+            return rv, mem
+        if rkind == "cas":
+            return (rv if mem == m0 else mem), mem
+        return minmax(rkind, pol, mem, rv), None
+
+    outs = []
+    m1, r = racer(m0)                          # racer first
+    outs.append((minmax(kind, pol, m1, v), r))
+    m2 = minmax(kind, pol, m0, v)              # lowered atomic first
+    m3, r = racer(m2)
+    outs.append((m3, r))
+    return outs
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_case(name, case, args, tools, work):
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    comp, spv, low = (os.path.join(d, f) for f in ("s.comp", "s.spv", "low.spv"))
+    with open(comp, "w") as f:
+        f.write(shader(case))
+    rc, so, se = run([tools["glslang"], "-V", "--target-env", "vulkan1.2", comp, "-o", spv])
+    if rc:
+        return f"glslang failed:\n{so}{se}"
+    opts = "nan=" + case["policy"]
+    rc, so, se = run([tools["opt"], f"--lower-float-atomic-minmax={opts}", spv, "-o", low])
+    if rc:
+        return f"fatomic-opt failed:\n{so}{se}"
+    n = args.addresses
+    rkind, rv = case["racer"]
+    with open(os.path.join(d, "init.bin"), "wb") as f:
+        f.write(struct.pack(f"<{n}I", *([case["init"]] * n)))
+    job = {"shader": low, "groups": [2 * args.pairs, 1, 1], "buffers": [
+        {"name": "params", "binding": 0,
+         "init": {"u32": [n, case["lowered"][1], rv, 0]}},
+        {"name": "dst", "binding": 1, "init": {"file": "init.bin"}, "output": "final.bin",
+         "check_identical": False},
+        {"name": "ret", "binding": 2, "size": 4 * n, "output": "ret.bin",
+         "check_identical": False},
+        {"name": "sync", "binding": 3, "size": 4 * n}]}
+    with open(os.path.join(d, "job.json"), "w") as f:
+        json.dump(job, f)
+    allowed = serial(case)
+    bad_total = 0
+    example = None
+    for rnd in range(args.rounds):
+        rc, so, se = run([tools["vkrun"], "-q", "--timeout", "120", os.path.join(d, "job.json")])
+        if rc:
+            return f"fatomic-vkrun exit {rc}:\n{so}{se}"
+        with open(os.path.join(d, "final.bin"), "rb") as f:
+            final = struct.unpack(f"<{n}I", f.read(4 * n))
+        with open(os.path.join(d, "ret.bin"), "rb") as f:
+            ret = struct.unpack(f"<{n}I", f.read(4 * n))
+        for a in range(n):
+            ok = any(same(case["policy"], final[a], m) and (r is None or ret[a] == r)
+                     for m, r in allowed)
+            if not ok:
+                bad_total += 1
+                if example is None:
+                    example = (rnd, a, final[a], None if rkind == "max" else ret[a])
+    print(f"  {name}: {args.rounds} round(s) x {n} addresses, "
+          f"{bad_total} not linearizable", flush=True)
+    if bad_total:
+        rnd, a, fm, r = example
+        return (f"{bad_total} addresses not linearizable; e.g. round {rnd} address {a}: "
+                f"final 0x{fm:08X}, racer returned {'-' if r is None else '0x%08X' % r}; "
+                "serial orders give " +
+                ", ".join(f"(0x{m:08X}, {'-' if r2 is None else '0x%08X' % r2})" for m, r2 in allowed))
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--fatomic-opt")
+    ap.add_argument("--addresses", type=int, default=65536)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--pairs", type=int, default=64)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--work")
+    args = ap.parse_args()
+    b = os.path.join(args.build_dir, "bin")
+    tools = {"opt": args.fatomic_opt or os.path.join(b, "fatomic-opt"),
+             "vkrun": os.path.join(b, "fatomic-vkrun"),
+             "glslang": shutil.which("glslangValidator")}
+    for t, p in tools.items():
+        if not p or not os.access(p, os.X_OK):
+            print(f"race_suite: {t} not found; skipped")
+            return SKIP
+    rc, so, se = run([tools["vkrun"], "--list-devices"])
+    if rc:
+        print(f"race_suite: no Vulkan device; skipped\n{so}{se}")
+        return SKIP
+    work = args.work or tempfile.mkdtemp(prefix="fatomic-race-")
+    failed = 0
+    for name, case in CASES.items():
+        if args.filter not in name:
+            continue
+        err = run_case(name, case, args, tools, work)
+        if err:
+            failed += 1
+            print(f"FAIL {name}: {err}", flush=True)
+        else:
+            print(f"ok   {name}", flush=True)
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+#version 460
+#extension GL_EXT_shader_atomic_float2 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { double v[]; };
+void main() { atomicMax(v[0], v[gl_GlobalInvocationID.x + 1u]); }

@@ -1,0 +1,231 @@
+//===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
+//
+//   fatomic-layer-probe [--device N] [MODULE.spv...]
+//
+// Creates an instance with VK_EXT_debug_utils and a messenger that prints
+// every message as "debug-utils: MESSAGE", prints the device's float atomic
+// min/max features and whether the two float atomic extensions are listed,
+// creates a device with every float min/max feature reported and the
+// extensions listed, then creates a shader module from each MODULE and
+// prints "MODULE: VK_SUCCESS" or the error.  Run it with the layer enabled
+// (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an application sees.
+//
+// Exit status: 0 every module created, 1 a module failed or bad usage,
+// 2 no Vulkan instance or device.
+//
+//===----------------------------------------------------------------------===//
+
+#include <vulkan/vulkan.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FATOMIC_HAVE_LSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define FATOMIC_HAVE_LSAN 1
+#endif
+#ifdef FATOMIC_HAVE_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+namespace {
+/// The driver's allocations during instance and device set-up are exempt
+/// from LeakSanitizer, as in tools/vkcommon (lavapipe leaks a block there).
+struct DriverAllocations {
+#ifdef FATOMIC_HAVE_LSAN
+  DriverAllocations() { __lsan_disable(); }
+  ~DriverAllocations() { __lsan_enable(); }
+#endif
+};
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT *Data, void *) {
+  std::printf("debug-utils: %s\n", Data->pMessage ? Data->pMessage : "");
+  std::fflush(stdout);
+  return VK_FALSE;
+}
+
+const char *resultName(VkResult R) {
+  switch (R) {
+  case VK_SUCCESS: return "VK_SUCCESS";
+  case VK_ERROR_INVALID_SHADER_NV: return "VK_ERROR_INVALID_SHADER_NV";
+  case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+  case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+  case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+  case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+  case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+  default: return "VkResult (other)";
+  }
+}
+
+struct Probe {
+  VkInstance Instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT Messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice Phys = VK_NULL_HANDLE;
+  VkDevice Device = VK_NULL_HANDLE;
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT F2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT F1{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  std::vector<const char *> DeviceExtensions;
+
+  ~Probe() {
+    if (Device)
+      vkDestroyDevice(Device, nullptr);
+    if (Messenger) {
+      auto Destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(Instance, "vkDestroyDebugUtilsMessengerEXT"));
+      Destroy(Instance, Messenger, nullptr);
+    }
+    if (Instance)
+      vkDestroyInstance(Instance, nullptr);
+  }
+
+  VkResult createInstance() {
+    [[maybe_unused]] DriverAllocations G;
+    VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    App.pApplicationName = "fatomic-layer-probe";
+    App.apiVersion = VK_API_VERSION_1_2;
+    VkDebugUtilsMessengerCreateInfoEXT M{
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    M.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    M.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    M.pfnUserCallback = onMessage;
+    const char *Ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    CI.pApplicationInfo = &App;
+    CI.enabledExtensionCount = 1;
+    CI.ppEnabledExtensionNames = &Ext;
+    VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
+    if (R != VK_SUCCESS)
+      return R;
+    auto Create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(Instance, "vkCreateDebugUtilsMessengerEXT"));
+    return Create(Instance, &M, nullptr, &Messenger);
+  }
+
+  bool pickDevice(uint32_t Index) {
+    [[maybe_unused]] DriverAllocations G;
+    uint32_t N = 0;
+    vkEnumeratePhysicalDevices(Instance, &N, nullptr);
+    std::vector<VkPhysicalDevice> All(N);
+    vkEnumeratePhysicalDevices(Instance, &N, All.data());
+    if (Index >= N)
+      return false;
+    Phys = All[Index];
+    return true;
+  }
+
+  void printFeatures() {
+    VkPhysicalDeviceProperties P;
+    vkGetPhysicalDeviceProperties(Phys, &P);
+    std::printf("device: %s\n", P.deviceName);
+    uint32_t N = 0;
+    vkEnumerateDeviceExtensionProperties(Phys, nullptr, &N, nullptr);
+    std::vector<VkExtensionProperties> Exts(N);
+    vkEnumerateDeviceExtensionProperties(Phys, nullptr, &N, Exts.data());
+    for (const char *Name : {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
+                             VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME}) {
+      bool Listed = false;
+      for (const auto &E : Exts)
+        Listed |= std::strcmp(E.extensionName, Name) == 0;
+      std::printf("%s: %s\n", Name, Listed ? "listed" : "not listed");
+      if (Listed)
+        DeviceExtensions.push_back(Name);
+    }
+    F1.pNext = &F2;
+    VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
+    vkGetPhysicalDeviceFeatures2(Phys, &F);
+#define P(X) std::printf("  " #X " = %u\n", F2.X)
+    P(shaderBufferFloat16AtomicMinMax);
+    P(shaderBufferFloat32AtomicMinMax);
+    P(shaderBufferFloat64AtomicMinMax);
+    P(shaderSharedFloat16AtomicMinMax);
+    P(shaderSharedFloat32AtomicMinMax);
+    P(shaderSharedFloat64AtomicMinMax);
+    P(shaderImageFloat32AtomicMinMax);
+#undef P
+  }
+
+  VkResult createDevice() {
+    [[maybe_unused]] DriverAllocations G;
+    float Priority = 1.0f;
+    VkDeviceQueueCreateInfo Q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    Q.queueCount = 1;
+    Q.pQueuePriorities = &Priority;
+    F1.pNext = &F2;
+    F2.pNext = nullptr;
+    VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
+    CI.queueCreateInfoCount = 1;
+    CI.pQueueCreateInfos = &Q;
+    CI.enabledExtensionCount = static_cast<uint32_t>(DeviceExtensions.size());
+    CI.ppEnabledExtensionNames = DeviceExtensions.data();
+    return vkCreateDevice(Phys, &CI, nullptr, &Device);
+  }
+
+  bool createModule(const char *Path) {
+    std::ifstream In(Path, std::ios::binary);
+    std::string Bytes((std::istreambuf_iterator<char>(In)), {});
+    if (!In.good() && !In.eof()) {
+      std::printf("%s: cannot read\n", Path);
+      return false;
+    }
+    std::vector<uint32_t> Words((Bytes.size() + 3) / 4);
+    std::memcpy(Words.data(), Bytes.data(), Bytes.size());
+    VkShaderModuleCreateInfo CI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    CI.codeSize = Bytes.size();
+    CI.pCode = Words.data();
+    VkShaderModule M = VK_NULL_HANDLE;
+    VkResult R = vkCreateShaderModule(Device, &CI, nullptr, &M);
+    std::printf("%s: %s%s\n", Path, resultName(R),
+                R != VK_SUCCESS && M == VK_NULL_HANDLE ? " (no module)" : "");
+    if (M)
+      vkDestroyShaderModule(Device, M, nullptr);
+    return R == VK_SUCCESS;
+  }
+};
+} // namespace
+
+int main(int Argc, char **Argv) {
+  uint32_t Index = 0;
+  std::vector<const char *> Modules;
+  for (int K = 1; K < Argc; ++K) {
+    if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
+      Index = static_cast<uint32_t>(std::atoi(Argv[++K]));
+    else if (Argv[K][0] == '-') {
+      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [MODULE.spv...]\n");
+      return 1;
+    } else
+      Modules.push_back(Argv[K]);
+  }
+  Probe P;
+  if (VkResult R = P.createInstance(); R != VK_SUCCESS) {
+    std::printf("vkCreateInstance: %s\n", resultName(R));
+    return 2;
+  }
+  if (!P.pickDevice(Index)) {
+    std::printf("no Vulkan device %u\n", Index);
+    return 2;
+  }
+  P.printFeatures();
+  if (VkResult R = P.createDevice(); R != VK_SUCCESS) {
+    std::printf("vkCreateDevice: %s\n", resultName(R));
+    return 2;
+  }
+  bool Ok = true;
+  for (const char *M : Modules)
+    Ok &= P.createModule(M);
+  return Ok ? 0 : 1;
+}

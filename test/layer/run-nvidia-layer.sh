@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Runs the execution suite's original shaders through the Vulkan layer
+# VK_LAYER_FATOMIC_float_atomic_minmax on whatever Vulkan device the loader
+# finds: the NVIDIA GPU on the GPU machine (exec_suite.py --mode layer: every
+# case lowered by the layer, checked bit-exactly against the reference).
+#
+#   test/layer/run-nvidia-layer.sh bundle
+#       On a build machine: builds (build/, or $FATOMIC_BUILD_DIR) the layer,
+#       fatomic-vkrun, fatomic-exec-oracle and fatomic-layer-probe, and copies
+#       into build/layer-bundle: bin/ (those, glslangValidator, spirv-val,
+#       spirv-dis), layer/ (the layer and its manifest), lib-fallback/ (the
+#       C++ runtime, used only if the machine's is older) and vulkan-libs/
+#       (Debian's Vulkan loader and GL dispatch libraries, extracted from
+#       libvulkan1, libglvnd0, libegl1, libgl1, libglx0, libopengl0 and
+#       libgles2, which the NVIDIA ICD loads).
+#
+#   test/layer/run-nvidia-layer.sh run [--log FILE] [--jobs N] [-- EXEC_SUITE_ARGS]
+#       On the GPU machine, from the repository root: uses build/layer-bundle,
+#       points the loader at the NVIDIA ICD when it finds no device by
+#       itself, prints the device's features without and with the layer, then
+#       runs the layer suite.  The log goes to FILE (default
+#       $OUT/layer-nvidia.log when $OUT is set, else build/layer-nvidia.log);
+#       FILE's name with -detail added holds every command and its output.
+#       Exit status: the suite's (0 all passed, 1 failures, 77 skipped).
+#
+# With the project's device tool, for example:
+#   here:   test/layer/run-nvidia-layer.sh bundle
+#   there:  carry ["build/layer-bundle"],
+#           command "test/layer/run-nvidia-layer.sh run --log $OUT/layer-nvidia.log"
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
+BUNDLE=$BUILD/layer-bundle
+LAYER=VK_LAYER_FATOMIC_float_atomic_minmax
+DEBS="libvulkan1 libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2"
+
+say() { printf '%s\n' "$*" >&2; }
+. "$ROOT/scripts/gpu-machine.sh"
+die() { say "run-nvidia-layer.sh: error: $*"; exit 1; }
+
+build_tree() {
+  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    local gen=()
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}" --target fatomic_layer fatomic-vkrun \
+    fatomic-exec-oracle fatomic-layer-probe
+}
+
+# vulkan_libs DIR: Debian's loader and GL dispatch libraries, extracted.
+vulkan_libs() {
+  local dir=$1 tmp p
+  tmp=$(mktemp -d)
+  mkdir -p /tmp/amd64/partial
+  local o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64)
+  apt-get "${o[@]}" update >/dev/null 2>&1 || true
+  (cd "$tmp" && apt-get "${o[@]}" download $DEBS >/dev/null) ||
+    die "could not download $DEBS"
+  for p in "$tmp"/*.deb; do dpkg -x "$p" "$tmp/root"; done
+  mkdir -p "$dir"
+  cp -a "$tmp"/root/usr/lib/x86_64-linux-gnu/*.so* "$dir/"
+  rm -rf "$tmp"
+}
+
+do_bundle() {
+  build_tree
+  rm -rf "$BUNDLE"
+  mkdir -p "$BUNDLE/bin" "$BUNDLE/layer" "$BUNDLE/lib-fallback"
+  local t
+  for t in fatomic-vkrun fatomic-exec-oracle fatomic-layer-probe; do
+    cp "$BUILD/bin/$t" "$BUNDLE/bin/" || die "$BUILD/bin/$t was not built"
+  done
+  for t in glslangValidator spirv-val spirv-dis; do
+    cp "$(command -v $t)" "$BUNDLE/bin/" || die "$t not found"
+  done
+  cp "$BUILD/layer/VkLayer_FATOMIC_float_atomic_minmax.json" \
+     "$BUILD/layer/libVkLayer_FATOMIC_float_atomic_minmax.so" "$BUNDLE/layer/"
+  bundle_cxx_runtime "$BUILD/bin/fatomic-vkrun" "$BUNDLE/lib-fallback"
+  vulkan_libs "$BUNDLE/vulkan-libs"
+  du -sh "$BUNDLE" >&2
+  say "bundle ready: $BUNDLE"
+  say "on the GPU machine: carry build/layer-bundle; run: test/layer/run-nvidia-layer.sh run --log \$OUT/layer-nvidia.log"
+}
+
+# The NVIDIA ICD where the loader finds no device by itself.
+find_device() {
+  local vkrun=$1 icd
+  "$vkrun" --list-devices 2>/dev/null | grep -q '^0: ' && return 0
+  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+             /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
+    if [ -f "$icd" ]; then
+      say "no device found by default; using $icd"
+      export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
+      return 0
+    fi
+  done
+}
+
+do_run() {
+  local log="" jobs="" extra=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --log) log=$2; shift 2 ;;
+      --jobs) jobs=$2; shift 2 ;;
+      --) shift; extra=("$@"); break ;;
+      *) die "unknown argument '$1'" ;;
+    esac
+  done
+  [ -x "$BUNDLE/bin/fatomic-vkrun" ] || die "no bundle in $BUNDLE: run '$0 bundle' first"
+  if [ -z "$log" ]; then
+    if [ -n "${OUT:-}" ]; then log=$OUT/layer-nvidia.log; else log=$BUILD/layer-nvidia.log; fi
+  fi
+  mkdir -p "$(dirname "$log")"
+  local detail=${log%.log}-detail.log
+  [ "$detail" = "$log" ] && detail=$log.detail
+
+  export PATH="$BUNDLE/bin:$PATH"
+  export LD_LIBRARY_PATH="$BUNDLE/vulkan-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local vkrun=$BUNDLE/bin/fatomic-vkrun
+  if ! "$vkrun" --help >/dev/null 2>&1 && "$vkrun" --help 2>&1 | grep -q -e GLIBCXX -e 'not found'; then
+    say "using the bundled C++ runtime"
+    export LD_LIBRARY_PATH="$BUNDLE/lib-fallback:$LD_LIBRARY_PATH"
+  fi
+  find_device "$vkrun"
+  local py=/usr/bin/python3
+  [ -x "$py" ] || py=$(command -v python3)
+  [ -n "$jobs" ] || jobs=$(( $(nproc) / 2 )); [ "$jobs" -ge 1 ] || jobs=1; [ "$jobs" -le 8 ] || jobs=8
+
+  {
+    echo "== fatomic layer suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+    echo "== VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+    command -v nvidia-smi >/dev/null && nvidia-smi -L || true
+    echo "== the driver's own features"
+    "$vkrun" --features || true
+    echo "== through $LAYER"
+    VK_ADD_LAYER_PATH=$BUNDLE/layer VK_INSTANCE_LAYERS=$LAYER \
+      "$BUNDLE/bin/fatomic-layer-probe" || true
+  } 2>&1 | tee "$log"
+
+  set +e
+  PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/exec_suite.py" --build-dir "$BUNDLE" \
+    --mode layer --layer-dir "$BUNDLE/layer" --jobs "$jobs" --log "$detail" \
+    "${extra[@]}" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
+  return "$rc"
+}
+
+case "${1:-}" in
+  bundle) shift; do_bundle "$@" ;;
+  run) shift; do_run "$@" ;;
+  -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "usage: $0 bundle | run [--log FILE] [--jobs N] [-- EXEC_SUITE_ARGS]" ;;
+esac
