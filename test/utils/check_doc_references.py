@@ -9,8 +9,8 @@ usage: check_doc_references.py ROOT
    repository (DESIGN.md, REFERENCE.md, anchors/: the notes the design was
    made from), so a reader can follow every citation.
 3. Every citation of docs/design.md (or design.md) that names sections in
-   double quotes, `design.md ("A", "B")` or `design.md), "A"`, names
-   existing ones.
+   double quotes, `design.md ("A", "B")`, `design.md), "A"` or
+   `design.md, "A" and "B"`, names existing ones.
 
 Prints the counts; exit 1 with each offending line.
 """
@@ -19,16 +19,15 @@ import re
 import sys
 
 REQUIRED = ("Why integer atomics work", "Lowering", "NaN policies")
-# Everything but the LLVM pass's own files, which its maintainers fix.
-SCANNED = ("README.md", "include/fatomic", "lib/Core", "lib/SPIRV", "docs",
-           "tools", "test/docs", "test/unit", "test/spirv", "test/tools")
-SKIP_DIRS = ("include/fatomic/LLVM", "docs/data")
-# This check's own test names the documents it looks for.
-SKIP_FILES = ("test/docs/references.test",)
+SCANNED = ("README.md", "include", "lib", "docs", "tools", "test", "scripts",
+           "examples", "cmake")
+SKIP_DIRS = ("docs/data",)
+# This check and its test name the documents it looks for.
+SKIP_FILES = ("test/docs/references.test", "test/utils/check_doc_references.py")
 SUFFIXES = (".md", ".h", ".cpp", ".c", ".py", ".sh", ".1", ".test", ".txt",
             ".comp", ".spvasm")
 MISSING = re.compile(r"\bDESIGN\.md|\bREFERENCE\.md|(?<![\w/])(?:shared/)?anchors/")
-CITATION = re.compile(r'design\.md\)?,? \(?((?:"[^"]+"(?:, )?)+)')
+CITATION = re.compile(r'design\.md\)?,? \(?((?:"[^"]+"(?:,? and |, )?)+)')
 
 
 def files(root):
