@@ -13,7 +13,7 @@
 //
 // Any other use, decorations and names aside, is a read.  The pass takes the
 // atomic's "result unused" forms only when nothing reads the result
-// (docs/semantics.md, "When is a result used").
+// (docs/semantics.md, Concurrency, "When is a result used").
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_SPIRV_RESULTUSE_H
