@@ -22,7 +22,9 @@ constexpr uint32_t MemoryAccessVolatile = 0x1;
 
 } // namespace
 
-ResultUse::ResultUse(const Module &M) : M(M) {
+ResultUse::ResultUse(const Module &M)
+    : M(M), ValueWalks{std::vector<uint32_t>(M.bound(), 0), 0},
+      PointerWalks{std::vector<uint32_t>(M.bound(), 0), 0} {
   for (const Function &F : M.functions())
     for (const Block &B : F.Blocks)
       if (!B.Body.empty() && M.inst(B.Body.back()).Opcode == Op::OpReturnValue)
@@ -33,16 +35,17 @@ bool ResultUse::isRead(uint32_t Id) {
   // Reachability over the ids that carry the value: read as soon as one of
   // them has a use that is not forwarding.  Cycles (phis in loops) end at
   // ids already seen.
-  std::vector<bool> Seen(M.bound(), false);
+  // (Each walk stamps the ids it sees: one table for all the atomics.)
+  const uint32_t Epoch = ++ValueWalks.Epoch;
   std::vector<uint32_t> Work{Id};
   while (!Work.empty()) {
     const uint32_t V = Work.back();
     Work.pop_back();
-    if (V >= Seen.size())
+    if (V >= ValueWalks.Stamp.size())
       return true;
-    if (Seen[V])
+    if (ValueWalks.Stamp[V] == Epoch)
       continue;
-    Seen[V] = true;
+    ValueWalks.Stamp[V] = Epoch;
     for (const Use &U : M.uses(V))
       if (!forwards(U, Work))
         return true;
@@ -115,15 +118,17 @@ bool ResultUse::deadFunctionPointer(uint32_t Ptr) {
   return It->second;
 }
 
-bool ResultUse::onlyStoredThrough(uint32_t Var) const {
+bool ResultUse::onlyStoredThrough(uint32_t Var) {
+  const uint32_t Epoch = ++PointerWalks.Epoch;
   std::vector<uint32_t> Work{Var};
-  std::vector<bool> Seen(M.bound(), false);
   while (!Work.empty()) {
     const uint32_t Ptr = Work.back();
     Work.pop_back();
-    if (Ptr >= Seen.size() || Seen[Ptr])
+    if (Ptr >= PointerWalks.Stamp.size())
+      return false;
+    if (PointerWalks.Stamp[Ptr] == Epoch)
       continue;
-    Seen[Ptr] = true;
+    PointerWalks.Stamp[Ptr] = Epoch;
     for (const Use &U : M.uses(Ptr)) {
       const Op O = M.inst(U.User).Opcode;
       if (isNameOrDecoration(O) || (O == Op::OpStore && U.Word == 0))

@@ -45,13 +45,20 @@ private:
   bool deadFunctionPointer(uint32_t Ptr);
   /// Whether every use of \p Ptr and the pointers derived from it writes
   /// through it (or names it).
-  bool onlyStoredThrough(uint32_t Ptr) const;
+  bool onlyStoredThrough(uint32_t Ptr);
 
   const Module &M;
   /// OpReturnValue -> the result id of its function.
   std::unordered_map<InstRef, uint32_t> FunctionOf;
   /// Function variable -> nothing loads it (memoized).
   std::unordered_map<uint32_t, bool> Dead;
+  /// Ids seen by the current walk: Stamp[id] == Epoch.  One table per kind
+  /// of walk (a value walk starts pointer walks), sized once.
+  struct Walk {
+    std::vector<uint32_t> Stamp;
+    uint32_t Epoch;
+  };
+  Walk ValueWalks, PointerWalks;
 };
 
 } // namespace fatomic::spirv
