@@ -342,9 +342,11 @@ fatomic options:
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,
                OpPhi or OpSelect cannot be traced to its variable: fatomic-opt
-               then runs --inline-entry-points-exhaustive and
+               then clears DontInline, runs --merge-return,
+               --inline-entry-points-exhaustive and
                --eliminate-dead-functions, says so on standard error, and
-               lowers once more; if that fails too, it is an error.
+               lowers once more; if that fails too, it is an error, and a
+               note says what blocked it.
 
                Examples:
                  --lower-float-atomic-minmax
