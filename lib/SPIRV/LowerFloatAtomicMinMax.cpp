@@ -12,6 +12,7 @@
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include "Module.h"
+#include "ResultUse.h"
 #include "WriterAnalysis.h"
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
@@ -51,7 +52,7 @@ struct Site {
   std::vector<InstRef> Chain;   ///< access chains, outermost (root side) first
   bool NonUniform = false;
   bool EarlyOutLegal = false;
-  bool ResultUnused = false;    ///< the atomic's result id has no real uses
+  bool ResultUnused = false;    ///< nothing reads the atomic's result (ResultUse)
   /// An OpAtomicFAddEXT on a float that a retype turns into an integer:
   /// lowered as a compare-exchange loop of float adds (Op is unused).
   bool Add = false;
@@ -724,19 +725,12 @@ bool Lowering::collect() {
   if (!Ok || Sites.empty())
     return Ok;
 
-  // Results that nothing reads (names and decorations aside).
+  // Results that nothing reads, through copies, phis, dead stores and
+  // returns (ResultUse).
   M.buildUses();
-  for (Site &S : Sites) {
-    S.ResultUnused = true;
-    for (const Use &U : M.uses(M.inst(S.Atomic).ResultId)) {
-      const Op O = M.inst(U.User).Opcode;
-      if (O != Op::OpName && O != Op::OpDecorate && O != Op::OpDecorateId &&
-          O != Op::OpDecorateString) {
-        S.ResultUnused = false;
-        break;
-      }
-    }
-  }
+  ResultUse Reads(M);
+  for (Site &S : Sites)
+    S.ResultUnused = !Reads.isRead(M.inst(S.Atomic).ResultId);
 
   for (size_t I = 0; I < Sites.size(); ++I) {
     if (Sites[I].Kind == MemKind::BufferAlias)
