@@ -4,7 +4,8 @@
 //
 // Rewrites every OpAtomicFMinEXT / OpAtomicFMaxEXT (f32 and f64 scalars) that
 // the target does not run natively into integer atomics on the same memory,
-// following DESIGN.md: an atomic load for the early-out test where the
+// following docs/design.md ("Why integer atomics work", "Lowering", "NaN
+// policies"): an atomic load for the early-out test where the
 // semantics allow it, then exactly one sign-dispatched OpAtomicSMin/UMax
 // (FMin) or OpAtomicSMax/UMin (FMax) under structured control flow, or an
 // OpAtomicCompareExchange loop (strategy=cas), with the NaN policy's operand

@@ -124,8 +124,12 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * native).  \p options is the option string of fatomic-opt's
  * --lower-float-atomic-minmax=OPTIONS (NULL or "" for the defaults):
  * "nan=number|propagate|fast", "strategy=dispatch|cas", "early-out=on|off",
- * "native=<feature>[+<feature>...]", "images=retype", "outline=on|off",
- * "writers=module|any", separated by ',' or ';'.
+ * "native=<feature>[+<feature>...]", "images=retype", "outline=on|off"
+ * (default on: each kind of atomic lowered once, in a helper function its
+ * atomics call), "writers=module|any" (default module: every writer of the
+ * memory is in this module; any: other shaders may write it too, so the
+ * always-linearizable form is emitted everywhere, docs/semantics.md),
+ * separated by ',' or ';'.
  *
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),

@@ -59,7 +59,9 @@ std::string notJsonError(std::string_view Text, const char *ParserMessage) {
   const char First = firstNonBlank(Text);
   if (First == 0)
     return std::string("empty file, not a Vulkan profile: ") + ProfileHint;
-  if (First != '{' && First != '[')
+  // Characters a JSON value can start with.
+  if (std::string_view("{[\"-0123456789tfn").find(First) ==
+      std::string_view::npos)
     return std::string("not JSON, not a Vulkan profile (vulkaninfo's text "
                        "report?): ") +
            ProfileHint;

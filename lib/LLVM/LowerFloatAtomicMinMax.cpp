@@ -53,6 +53,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/ConstantFold.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -195,61 +196,162 @@ std::optional<FloatAtomic> classifyAtomicRMW(AtomicRMWInst &RMW) {
   return FloatAtomic{&RMW, Op, Policy};
 }
 
-/// Whether \p CI calls a float overload of dx.op.atomicBinOp.
-bool isDxilFloatAtomicBinOp(const CallInst &CI) {
-  const Function *Callee = CI.getCalledFunction();
-  return Callee && Callee->isDeclaration() &&
-         Callee->getName().starts_with("dx.op.atomicBinOp.") &&
-         CI.getType()->isFloatingPointTy();
+/// The dx.op.atomicBinOp declaration that \p CB calls when it is a float
+/// overload (the call's or the declaration's result is FP, scalar or
+/// vector), whatever the call's own type; otherwise null.
+Function *dxilFloatAtomicBinOpCallee(const CallBase &CB) {
+  auto *Callee = dyn_cast<Function>(CB.getCalledOperand());
+  if (!Callee || !Callee->isDeclaration() ||
+      !Callee->getName().starts_with("dx.op.atomicBinOp."))
+    return nullptr;
+  if (CB.getType()->isFPOrFPVectorTy() ||
+      Callee->getReturnType()->isFPOrFPVectorTy())
+    return Callee;
+  return nullptr;
 }
 
-/// Classifies a float dx.op.atomicBinOp call: the atomic to lower, nothing
-/// (an op code other than min/max), or an error message.
-std::optional<FloatAtomic> classifyDxilCall(CallInst &CI, std::string &Error) {
-  if (CI.arg_size() != DxilBinOpNumArgs) {
+/// Whether \p C is an i32 constant equal to \p Value (a wider constant
+/// never is, whatever its low bits).
+bool isI32Constant(const Value *C, unsigned Value) {
+  auto *CI = dyn_cast<ConstantInt>(C);
+  return CI && CI->getType()->isIntegerTy(32) && CI->getZExtValue() == Value;
+}
+
+/// Checks the shape of a float dx.op.atomicBinOp call: returns the float
+/// operation, nothing (an op code other than min/max) or an error message.
+std::optional<FloatOp> checkDxilCallShape(const CallBase &CB,
+                                          const Function &Callee,
+                                          std::string &Error) {
+  if (!isa<CallInst>(CB)) {
+    Error = "an invoke or callbr (DXIL has no exceptions); use a call";
+    return std::nullopt;
+  }
+  if (CB.getFunctionType() != Callee.getFunctionType()) {
+    Error = "the call's type does not match the function's declaration";
+    return std::nullopt;
+  }
+  if (CB.arg_size() != DxilBinOpNumArgs) {
     Error = "expected 7 arguments (i32 78, handle, i32 op, 3 x i32 "
             "coordinate, value)";
     return std::nullopt;
   }
-  auto *Opcode = dyn_cast<ConstantInt>(CI.getArgOperand(DxilArgOpcode));
-  if (!Opcode || Opcode->getZExtValue() != DxilOpAtomicBinOp) {
+  if (!isI32Constant(CB.getArgOperand(DxilArgOpcode), DxilOpAtomicBinOp)) {
     Error = "the first argument must be the DXIL opcode i32 78";
     return std::nullopt;
   }
-  auto *Code = dyn_cast<ConstantInt>(CI.getArgOperand(DxilArgAtomicOp));
-  if (!Code) {
-    Error = "the atomic op code (third argument) must be a constant";
+  auto *Code = dyn_cast<ConstantInt>(CB.getArgOperand(DxilArgAtomicOp));
+  if (!Code || !Code->getType()->isIntegerTy(32)) {
+    Error = "the atomic op code (third argument) must be an i32 constant";
     return std::nullopt;
   }
-  FloatOp Op;
   switch (Code->getZExtValue()) {
   case DxilIMin:
   case DxilUMin:
-    Op = FloatOp::Min;
-    break;
+    return FloatOp::Min;
   case DxilIMax:
   case DxilUMax:
-    Op = FloatOp::Max;
-    break;
+    return FloatOp::Max;
   default:
     return std::nullopt; // not a min/max: not ours
   }
-  Type *Ty = CI.getType();
+}
+
+/// The integer overloads that the lowering of one float atomicBinOp call
+/// declares or reuses: a declaration of that name must have exactly the
+/// type the lowering calls it with.  \p Planned holds the types that the
+/// calls checked before this one (in the same function) will declare.
+class DxilOverloadCheck {
+public:
+  explicit DxilOverloadCheck(Module &M) : M(M) {}
+
+  /// Checks dx.op.atomicBinOp.iN and dx.op.atomicCompareExchange.iN for a
+  /// call \p CI of word type \p WordTy; the lowering needs the first unless
+  /// \p CasOnly, the second unless \p NoCmpXchg.
+  bool check(const CallInst &CI, IntegerType *WordTy, bool CasOnly,
+             bool NoCmpXchg, std::string &Error) {
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    Type *Handle = CI.getArgOperand(DxilArgHandle)->getType();
+    const std::string Suffix = ".i" + std::to_string(WordTy->getBitWidth());
+    if (!CasOnly &&
+        !checkOne("dx.op.atomicBinOp" + Suffix,
+                  FunctionType::get(WordTy, {I32, Handle, I32, I32, I32, I32,
+                                             WordTy}, false),
+                  Error))
+      return false;
+    return NoCmpXchg ||
+           checkOne("dx.op.atomicCompareExchange" + Suffix,
+                    FunctionType::get(WordTy, {I32, Handle, I32, I32, I32,
+                                               WordTy, WordTy}, false),
+                    Error);
+  }
+
+private:
+  bool checkOne(const std::string &Name, FunctionType *Ty,
+                std::string &Error) {
+    FunctionType *&Want = Planned[Name];
+    if (!Want) {
+      GlobalValue *Existing = M.getNamedValue(Name);
+      auto *F = dyn_cast_or_null<Function>(Existing);
+      if (Existing && (!F || F->getFunctionType() != Ty)) {
+        const std::string Kind = F ? "function" : "global";
+        Error = "the module already has a " + Kind + " named " + Name +
+                " that is not a declaration of the type the lowering calls (" +
+                typeString(Ty) + ")";
+        return false;
+      }
+      Want = Ty;
+    }
+    if (Want != Ty) {
+      Error = "another call needs " + Name + " with another handle type";
+      return false;
+    }
+    return true;
+  }
+  static std::string typeString(Type *Ty) {
+    std::string S;
+    raw_string_ostream OS(S);
+    Ty->print(OS);
+    return S;
+  }
+
+  Module &M;
+  StringMap<FunctionType *> Planned;
+};
+
+/// Classifies a float dx.op.atomicBinOp call: the atomic to lower, nothing
+/// (an op code other than min/max), or an error message.
+std::optional<FloatAtomic> classifyDxilCall(CallBase &CB, Function &Callee,
+                                            const LoweringOptions &Options,
+                                            DxilOverloadCheck &Overloads,
+                                            std::string &Error) {
+  std::optional<FloatOp> Op = checkDxilCallShape(CB, Callee, Error);
+  if (!Op)
+    return std::nullopt;
+  Type *Ty = CB.getType();
   if (!Ty->isFloatTy() && !Ty->isDoubleTy()) {
     Error = "DXIL has integer atomics of 32 and 64 bits only; a float "
             "atomicBinOp must be f32 or f64";
     return std::nullopt;
   }
   for (unsigned I = DxilArgCoord0; I <= DxilArgCoord2; ++I)
-    if (!CI.getArgOperand(I)->getType()->isIntegerTy(32)) {
+    if (!CB.getArgOperand(I)->getType()->isIntegerTy(32)) {
       Error = "the coordinates must be i32";
       return std::nullopt;
     }
-  if (CI.getArgOperand(DxilArgValue)->getType() != Ty) {
+  if (CB.getArgOperand(DxilArgValue)->getType() != Ty) {
     Error = "the value must have the result type";
     return std::nullopt;
   }
-  return FloatAtomic{&CI, Op, NanPolicy::Number};
+  // DXIL has no atomic load: propagate is the compare-exchange loop.
+  const NanPolicy Policy = Options.policyFor(NanPolicy::Number);
+  const bool CasOnly = usesCasLoop(Options.Strat, Policy, /*EarlyOut=*/false);
+  const bool NoCmpXchg = !CasOnly && Policy == NanPolicy::Fast;
+  auto &CI = cast<CallInst>(CB);
+  if (!Overloads.check(CI, IntegerType::get(CB.getContext(),
+                                            Ty->getPrimitiveSizeInBits()),
+                       CasOnly, NoCmpXchg, Error))
+    return std::nullopt;
+  return FloatAtomic{&CI, *Op, NanPolicy::Number};
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,12 +646,17 @@ private:
     for (Value *Arg : Args)
       Params.push_back(Arg->getType());
     Module &M = *Call.getModule();
-    FunctionCallee Callee = M.getOrInsertFunction(
-        (Base + ".i" + Twine(WordTy->getBitWidth())).str(),
-        FunctionType::get(WordTy, Params, /*isVarArg=*/false));
-    if (auto *F = dyn_cast<Function>(Callee.getCallee()))
-      F->setDoesNotThrow();
-    return Callee;
+    const std::string Name = (Base + ".i" + Twine(WordTy->getBitWidth())).str();
+    auto *Ty = FunctionType::get(WordTy, Params, /*isVarArg=*/false);
+    // A declaration of the module's own is used as it is (DxilOverloadCheck
+    // has checked its type); only one made here gets nounwind.
+    if (Function *Existing = M.getFunction(Name)) {
+      assert(Existing->getFunctionType() == Ty && "checked by the collection");
+      return FunctionCallee(Ty, Existing);
+    }
+    Function *F = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+    F->setDoesNotThrow();
+    return FunctionCallee(Ty, F);
   }
 
   CallInst &Call;
@@ -1144,18 +1251,17 @@ private:
 // Pass
 //===----------------------------------------------------------------------===//
 
-/// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
-/// where it is given and the atomic can be outlined, otherwise in place.
-/// Reports the DXIL calls it cannot lower, and adds the float
-/// dx.op.atomicBinOp declarations whose calls it rewrote to \p DxilCallees.
+/// The float min/max atomics of \p F: those that go to a helper
+/// (\p ToOutline, where \p Outline is given) and those written out in place
+/// (\p Atomics).  Reports the DXIL calls that cannot be lowered, and adds the
+/// float dx.op.atomicBinOp declarations of the others to \p DxilCallees.
 /// \p IsExclusive tells the atomics proven to have exclusive writers.
-/// Returns whether \p F changed.
-bool lowerFunction(Function &F, const LoweringOptions &Options,
-                   Outliner *Outline,
-                   SmallSetVector<Function *, 2> &DxilCallees,
-                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
-  SmallVector<FloatAtomic, 8> Atomics;
-  SmallVector<FloatAtomic, 8> ToOutline;
+void collectAtomics(Function &F, const LoweringOptions &Options,
+                    bool Outline, SmallSetVector<Function *, 2> &DxilCallees,
+                    function_ref<bool(const AtomicRMWInst &)> IsExclusive,
+                    SmallVectorImpl<FloatAtomic> &Atomics,
+                    SmallVectorImpl<FloatAtomic> &ToOutline) {
+  DxilOverloadCheck Overloads(*F.getParent());
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
@@ -1172,19 +1278,33 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
         Atomics.push_back(*A);
       continue;
     }
-    auto *CI = dyn_cast<CallInst>(&I);
-    if (!CI || !isDxilFloatAtomicBinOp(*CI))
+    auto *CB = dyn_cast<CallBase>(&I);
+    Function *Callee = CB ? dxilFloatAtomicBinOpCallee(*CB) : nullptr;
+    if (!Callee)
       continue;
     std::string Error;
-    if (auto A = classifyDxilCall(*CI, Error)) {
+    if (auto A = classifyDxilCall(*CB, *Callee, Options, Overloads, Error)) {
       Atomics.push_back(*A);
-      DxilCallees.insert(CI->getCalledFunction());
+      DxilCallees.insert(Callee);
     } else if (!Error.empty())
       F.getContext().diagnose(DiagnosticInfoUnsupported(
-          F, "lower-float-atomic-minmax: cannot lower " +
-                 CI->getCalledFunction()->getName() + ": " + Error,
-          CI->getDebugLoc()));
+          F, "lower-float-atomic-minmax: cannot lower " + Callee->getName() +
+                 ": " + Error,
+          CB->getDebugLoc()));
   }
+}
+
+/// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
+/// where it is given and the atomic can be outlined, otherwise in place
+/// (collectAtomics says which, and reports what cannot be lowered).
+/// Returns whether \p F changed.
+bool lowerFunction(Function &F, const LoweringOptions &Options,
+                   Outliner *Outline,
+                   SmallSetVector<Function *, 2> &DxilCallees,
+                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
+  SmallVector<FloatAtomic, 8> Atomics, ToOutline;
+  collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
+                 Atomics, ToOutline);
   for (const FloatAtomic &A : ToOutline)
     Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
   if (Atomics.empty())

@@ -12,6 +12,7 @@
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include "Module.h"
+#include "ResultUse.h"
 #include "WriterAnalysis.h"
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
@@ -51,7 +52,10 @@ struct Site {
   std::vector<InstRef> Chain;   ///< access chains, outermost (root side) first
   bool NonUniform = false;
   bool EarlyOutLegal = false;
-  bool ResultUnused = false;    ///< the atomic's result id has no real uses
+  bool ResultUnused = false;    ///< nothing reads the atomic's result (ResultUse)
+  /// An OpAtomicFAddEXT on a float that a retype turns into an integer:
+  /// lowered as a compare-exchange loop of float adds (Op is unused).
+  bool Add = false;
   /// Every write to the memory is a lowered float atomic of the same kind
   /// (WriterAnalysis): the cheaper, proof-dependent forms are allowed.
   bool Exclusive = false;
@@ -200,7 +204,7 @@ private:
     uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
   };
   bool outlined(const Site &S) const {
-    return Opts.Outline && (S.Kind == MemKind::BufferAlias ||
+    return Opts.Outline && !S.Add && (S.Kind == MemKind::BufferAlias ||
                             S.Kind == MemKind::SharedRetype ||
                             S.Kind == MemKind::PointerCast);
   }
@@ -209,6 +213,12 @@ private:
   void dropFalseRestrict();
   void splitOffContinue(std::vector<Block> &Out, InstRef Merge);
   void lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X);
+  /// Float adds on retyped Workgroup floats become sites (Site::Add).
+  bool collectRetypedAdds();
+  void lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X);
+  /// After lowering float adds: their 32/64-bit capabilities where no
+  /// float add of that width is left, the extension where none is.
+  void removeUnusedAddCapabilities();
   InstRef callHelper(Site &S);
 
   // Helper functions, one per kind of outlined atomic (keyed by everything
@@ -400,7 +410,10 @@ bool Lowering::flatIndices(const std::vector<InstRef> &Chain, std::vector<uint32
                            std::vector<uint64_t> &Members) const {
   if (Chain.empty())
     return true;
-  uint32_t T = pointee(typeOf(M.operand(Chain.front(), 0)));
+  const InstRef BaseType = pointerTypeOf(M.operand(Chain.front(), 0));
+  if (BaseType == Module::NoInst)
+    return false;
+  uint32_t T = M.operand(BaseType, 1);
   for (InstRef AC : Chain)
     for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
       const uint32_t Idx = M.operand(AC, K);
@@ -446,8 +459,10 @@ bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
   std::vector<uint64_t> MA, MB;
   if (!flatIndices(CA, IA, MA) || !flatIndices(CB, IB, MB) || MA != MB)
     return false;
+  // Indices of one width but either signedness: B's is bitcast to A's type.
   for (size_t K = 0; K < IA.size(); ++K)
-    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]))
+    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]) &&
+        M.scalarWidth(typeOf(IA[K])) != M.scalarWidth(typeOf(IB[K])))
       return false;
   bool NonUniform = M.hasDecoration(I.ResultId, spv::Decoration::NonUniform);
   for (InstRef AC : CA)
@@ -460,9 +475,14 @@ bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
       Ops.push_back(IA[K]);
       continue;
     }
+    uint32_t B = IB[K];
+    if (typeOf(B) != typeOf(IA[K])) {
+      B = M.newId();
+      Out.push_back(M.create(Op::OpBitcast, typeOf(IA[K]), B, {IB[K]}, 0b1));
+    }
     const uint32_t Id = M.newId();
     Out.push_back(M.create(Op::OpSelect, typeOf(IA[K]), Id,
-                           {M.operand(Sel, 0), IA[K], IB[K]}, 0b111));
+                           {M.operand(Sel, 0), IA[K], B}, 0b111));
     if (M.hasDecoration(IA[K], spv::Decoration::NonUniform) ||
         M.hasDecoration(IB[K], spv::Decoration::NonUniform))
       M.addDecoration(Id, spv::Decoration::NonUniform);
@@ -531,10 +551,10 @@ void Lowering::selectError(InstRef Atomic, InstRef Sel) {
     error(FailureKind::Unsupported,
           "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
               ", which chooses between two paths into variable " + Name(RootA) +
-              " that differ in a struct member or in their depth; fatomic "
-              "lowers a choice between paths that differ in array indices "
-              "only; write one atomic per path (for example one atomic in "
-              "each branch)");
+              " that differ in a struct member, in their depth or in the "
+              "width of an index; fatomic lowers a choice between paths that "
+              "differ in array indices only; write one atomic per path (for "
+              "example one atomic in each branch)");
   }
 }
 
@@ -705,19 +725,12 @@ bool Lowering::collect() {
   if (!Ok || Sites.empty())
     return Ok;
 
-  // Results that nothing reads (names and decorations aside).
+  // Results that nothing reads, through copies, phis, dead stores and
+  // returns (ResultUse).
   M.buildUses();
-  for (Site &S : Sites) {
-    S.ResultUnused = true;
-    for (const Use &U : M.uses(M.inst(S.Atomic).ResultId)) {
-      const Op O = M.inst(U.User).Opcode;
-      if (O != Op::OpName && O != Op::OpDecorate && O != Op::OpDecorateId &&
-          O != Op::OpDecorateString) {
-        S.ResultUnused = false;
-        break;
-      }
-    }
-  }
+  ResultUse Reads(M);
+  for (Site &S : Sites)
+    S.ResultUnused = !Reads.isRead(M.inst(S.Atomic).ResultId);
 
   for (size_t I = 0; I < Sites.size(); ++I) {
     if (Sites[I].Kind == MemKind::BufferAlias)
@@ -751,7 +764,7 @@ bool Lowering::collect() {
       Ok = false;
     }
   }
-  if (!Ok)
+  if (!Ok || !collectRetypedAdds())
     return false;
   // Paths into each buffer block; errors (matrices...) surface here.
   for (auto &[Root, Indices] : BufferRoots)
@@ -828,7 +841,7 @@ void Lowering::markExclusiveSites() {
       if (Own != W.Writes.end() && Analysis.disjoint(*Own, Wr))
         return true;
       const auto It = SiteOf.find(Wr.Inst);
-      return It != SiteOf.end() && Sites[It->second].Op == S.Op;
+      return It != SiteOf.end() && !Sites[It->second].Add && Sites[It->second].Op == S.Op;
     });
   }
 }
@@ -1289,6 +1302,10 @@ bool Lowering::planSharedRetypes() {
               Malformed(User, "its result type is not the pointee type");
             continue;
           }
+          break;
+        case Op::OpAtomicFAddEXT:
+          if (U.Word == 0 && (SiteOf.count(User) || !hasFloat(PT)))
+            continue; // lowered as a CAS loop, or native on an f16 leaf
           break;
         case Op::OpAtomicFMinEXT:
         case Op::OpAtomicFMaxEXT:
@@ -1762,6 +1779,8 @@ void Lowering::mutate() {
       !M.hasCapability(spv::Capability::AtomicFloat32MinMaxEXT) &&
       !M.hasCapability(spv::Capability::AtomicFloat64MinMaxEXT))
     M.removeExtension(ExtName);
+  if (std::any_of(Sites.begin(), Sites.end(), [](const Site &S) { return S.Add; }))
+    removeUnusedAddCapabilities();
   if (std::any_of(Sites.begin(), Sites.end(), [](const Site &S) { return S.Width == 64; })) {
     M.addCapability(spv::Capability::Int64);
     M.addCapability(spv::Capability::Int64Atomics);
@@ -2068,7 +2087,132 @@ InstRef Lowering::callHelper(Site &S) {
   return M.create(Op::OpFunctionCall, A.TypeId, A.ResultId, Args, ~uint64_t{0}, true);
 }
 
+// A float add on a Workgroup float that is retyped for a min/max beside
+// it (a target with native float add but no float min/max, like NVIDIA's)
+// has no integer form: it becomes a compare-exchange loop of float adds on
+// the integer view, which, like the native add, returns the value it
+// replaced.  Compared as bits, a NaN in memory cannot keep the loop going.
+bool Lowering::collectRetypedAdds() {
+  if (SharedRoots.empty())
+    return true;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        if (M.inst(R).Opcode != Op::OpAtomicFAddEXT)
+          continue;
+        uint32_t Cur = M.operand(R, 0);
+        for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
+          const Op O = M.opOf(Cur);
+          if (O != Op::OpAccessChain && O != Op::OpInBoundsAccessChain &&
+              O != Op::OpCopyObject)
+            break;
+          Cur = M.operand(M.def(Cur), 0);
+        }
+        if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
+          continue; // f16 leaves keep their type, and their native add
+        Site S;
+        S.Atomic = R;
+        S.Add = true;
+        S.Op = FloatOp::Max; // unused; a float add is no min/max writer
+        S.Kind = MemKind::SharedRetype;
+        S.Width = M.scalarWidth(M.inst(R).TypeId);
+        if (S.Width == 64 && !Target.mayUseInt64Atomics(MemoryClass::Shared)) {
+          error(FailureKind::TargetLacksFeature,
+                M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                                "integer atomics, which the target (" +
+                    Target.Source + ") does not support");
+          return false;
+        }
+        if (!traceRoot(R, M.operand(R, 0), S))
+          return false;
+        SiteOf[R] = Sites.size();
+        Sites.push_back(std::move(S));
+      }
+  return true;
+}
+
+void Lowering::removeUnusedAddCapabilities() {
+  bool Left32 = false, Left64 = false, LeftAny = false;
+  for (const Function &F : M.functions())
+    for (const Block &B : F.Blocks)
+      for (InstRef R : B.Body)
+        if (M.inst(R).Opcode == Op::OpAtomicFAddEXT) {
+          const uint32_t W = M.scalarWidth(M.inst(R).TypeId);
+          Left32 |= W == 32;
+          Left64 |= W == 64;
+          LeftAny = true;
+        }
+  if (!Left32)
+    M.removeCapability(spv::Capability::AtomicFloat32AddEXT);
+  if (!Left64)
+    M.removeCapability(spv::Capability::AtomicFloat64AddEXT);
+  // The extension defines the instruction for the f16 add as well.
+  if (!LeftAny)
+    M.removeExtension("SPV_EXT_shader_atomic_float_add");
+}
+
+void Lowering::lowerAdd(std::vector<Block> &Blocks, const Site &S, const Operands &X) {
+  const Inst A = M.inst(S.Atomic);
+  const uint32_t UT = M.typeInt(S.Width, false), BT = M.typeBool();
+  const uint32_t U32 = M.typeInt(32, false);
+  const uint32_t Scope = M.operand(S.Atomic, 1), SemId = M.operand(S.Atomic, 2);
+  // Semantics as in lowerAtomic's CAS loop: ordered ones move to barriers
+  // around a Relaxed loop (what lavapipe runs exactly); otherwise the loop
+  // uses the atomic's own, and Relaxed loads where they are unknown.
+  uint32_t LoadSem = SemId, EqualSem = SemId, Before = 0, After = 0;
+  uint64_t Sem = 0;
+  if (!constantValue(SemId, Sem)) {
+    LoadSem = constantInt(U32, 0);
+  } else if (Sem & (SemAcquire | SemRelease | SemAcqRel | SemSeqCst)) {
+    const uint64_t Classes = (Sem & SemStorageClasses) |
+                             storageClassSemantics(StorageClass::Workgroup);
+    LoadSem = EqualSem = constantInt(U32, Sem & SemVolatile);
+    if (Sem & (SemRelease | SemAcqRel | SemSeqCst))
+      Before = constantInt(U32, SemRelease | Classes | (Sem & SemMakeAvailable));
+    if (Sem & (SemAcquire | SemAcqRel | SemSeqCst))
+      After = constantInt(U32, SemAcquire | Classes | (Sem & SemMakeVisible));
+  }
+  auto Body = [&]() -> std::vector<InstRef> & { return Blocks.back().Body; };
+  auto NewBlock = [&](uint32_t Label) {
+    Block B;
+    B.Label = Label;
+    B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+    Blocks.push_back(std::move(B));
+  };
+  auto Emit = [&](Op O, uint32_t T, std::initializer_list<uint32_t> Ops, uint32_t Id = 0) {
+    Id = Id ? Id : M.newId();
+    Body().push_back(M.create(O, T, Id, Ops, ~uint64_t{0}));
+    return Id;
+  };
+  if (Before)
+    Body().push_back(M.create(Op::OpMemoryBarrier, 0, 0, {Scope, Before}, 0b11));
+  const uint32_t First = Emit(Op::OpAtomicLoad, UT, {X.Ptr, Scope, LoadSem});
+  const uint32_t Pre = Blocks.back().Label, Header = M.newId(), Loop = M.newId(),
+                 Continue = M.newId(), Merge = M.newId();
+  const uint32_t Cur = M.newId(), Got = M.newId();
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Header}, 0b1));
+  NewBlock(Header);
+  Emit(Op::OpPhi, UT, {First, Pre, Got, Continue}, Cur);
+  Body().push_back(M.create(Op::OpLoopMerge, 0, 0, {Merge, Continue, 0}, 0b11));
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Loop}, 0b1));
+  NewBlock(Loop);
+  const uint32_t Sum = Emit(Op::OpFAdd, A.TypeId,
+                            {Emit(Op::OpBitcast, A.TypeId, {Cur}), X.Value});
+  Emit(Op::OpAtomicCompareExchange, UT,
+       {X.Ptr, Scope, EqualSem, LoadSem, Emit(Op::OpBitcast, UT, {Sum}), Cur}, Got);
+  const uint32_t Done = Emit(Op::OpIEqual, BT, {Got, Cur});
+  Body().push_back(M.create(Op::OpBranchConditional, 0, 0, {Done, Merge, Continue}, 0b111));
+  NewBlock(Continue);
+  Body().push_back(M.create(Op::OpBranch, 0, 0, {Header}, 0b1));
+  NewBlock(Merge);
+  if (After)
+    Body().push_back(M.create(Op::OpMemoryBarrier, 0, 0, {Scope, After}, 0b11));
+  Emit(Op::OpBitcast, A.TypeId, {Cur}, X.ResultId);
+}
+
 void Lowering::lowerAtomic(std::vector<Block> &Blocks, Site &S, const Operands &X) {
+  if (S.Add)
+    return lowerAdd(Blocks, S, X);
   // Appends the lowered atomic to Blocks.back(), and the blocks it needs
   // after it.
   auto NewBlock = [&](uint32_t Label) {

@@ -43,7 +43,10 @@ Modes:
                policy: number, or --layer-options' nan=).  The keep-native
                cases run without FORCE: where the driver has the feature the
                module must reach it byte-identical and run natively.
-               Not part of "all".
+               Not part of "all".  --hide-float2 DIR puts a test layer
+               below it that hides VK_EXT_shader_atomic_float2 from the
+               driver (test/layer/hide-float2: lavapipe made to look like
+               NVIDIA's driver, which has no float min/max at all).
 Exit status: 0 all passed, 1 a failure, 77 skipped (fatomic-opt not built for
 lowered/determinism, or no Vulkan device at all).
 """
@@ -650,14 +653,18 @@ def run_layer_case(env, c, d, cmd, spv, parts):
     force = c.layer == "lower" and has
     dump = os.path.join(d, "dump")
     os.makedirs(dump, exist_ok=True)
-    lenv = dict(os.environ, VK_ADD_LAYER_PATH=env.layer_dir,
-                VK_INSTANCE_LAYERS="VK_LAYER_FATOMIC_float_atomic_minmax",
+    below = os.environ.get("VK_INSTANCE_LAYERS")
+    lenv = dict(os.environ,
+                VK_ADD_LAYER_PATH=os.pathsep.join(
+                    [env.layer_dir] + ([os.environ["VK_ADD_LAYER_PATH"]] if below else [])),
+                VK_INSTANCE_LAYERS=":".join(
+                    ["VK_LAYER_FATOMIC_float_atomic_minmax"] + ([below] if below else [])),
                 FATOMIC_LAYER_DUMP_DIR=dump, FATOMIC_LAYER_OPTIONS=env.layer_options,
                 FATOMIC_LAYER_FORCE="1" if force else "0")
     rc, so, se = run(cmd, env=lenv)
     env.logonly(f"[{c.name}] $ FATOMIC_LAYER_FORCE={lenv['FATOMIC_LAYER_FORCE']} "
                 f"{' '.join(cmd)}\n{so}{se}".rstrip())
-    if rc != 0:
+    if rc != 0 or "hide-float2:" in se:
         raise CaseFailure(f"fatomic-vkrun through the layer: exit {rc}:\n{so}{se}")
     mods = sorted(os.listdir(dump))
     if len(mods) != 1:
@@ -919,6 +926,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--layer-dir", help="the layer's manifest directory (default BUILD/layer)")
+    ap.add_argument("--hide-float2", metavar="DIR",
+                    help="run every command with the test layer in DIR that hides "
+                         "VK_EXT_shader_atomic_float2 (a driver like NVIDIA's)")
     ap.add_argument("--layer-options", default="",
                     help="FATOMIC_LAYER_OPTIONS for the layer mode")
     ap.add_argument("--mode", choices=["native", "lowered", "determinism", "layer", "all"],
@@ -931,6 +941,9 @@ def main():
     ap.add_argument("--filter", help="only cases whose name contains this")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    if args.hide_float2:
+        os.environ["VK_ADD_LAYER_PATH"] = os.path.abspath(args.hide_float2)
+        os.environ["VK_INSTANCE_LAYERS"] = "VK_LAYER_FATOMIC_test_hide_float2"
     env = Env(args)
 
     for tool, what in ((env.vkrun, "fatomic-vkrun"), (env.oracle, "fatomic-exec-oracle"),

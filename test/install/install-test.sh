@@ -59,6 +59,9 @@ if [ "$mode" = package ]; then
 else
   expect+=(lib/libfatomic.so lib/libfatomic.so.0)
 fi
+# The Vulkan layer, as an explicit layer (lib/Layer).
+expect+=(lib/libVkLayer_FATOMIC_float_atomic_minmax.so
+         share/vulkan/explicit_layer.d/VkLayer_FATOMIC_float_atomic_minmax.json)
 for f in "${expect[@]}"; do
   [ -e "$prefix/$f" ] || { echo "missing from the install: $f"; exit 1; }
 done
@@ -126,6 +129,19 @@ if [ "$mode" = package ]; then
     "$src/test/install/consumer/bounds.comp" "$work/engine.spv"
   validate "$work/engine.spv"
   [ "$(count 'OpAtomicF(Min|Max)EXT' "$work/engine.spv")" = 0 ]
+
+  lvp=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+  if [ -f "$lvp" ] && [ -x "$build/bin/fatomic-layer-probe" ]; then
+    step "the installed layer from its manifest (VK_ADD_LAYER_PATH), on lavapipe"
+    VK_ICD_FILENAMES=$lvp VK_DRIVER_FILES=$lvp \
+      VK_ADD_LAYER_PATH=$prefix/share/vulkan/explicit_layer.d \
+      VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax \
+      VK_LOADER_DEBUG=layer "$build/bin/fatomic-layer-probe" >"$work/layer.log" 2>&1
+    grep -q "$prefix/share/vulkan/explicit_layer.d/../../../lib/libVkLayer_FATOMIC_float_atomic_minmax.so" \
+      "$work/layer.log"
+    grep -q 'shaderBufferFloat64AtomicMinMax = 1' "$work/layer.log"
+    echo "the loader found the installed layer; f64 min/max reported"
+  fi
 else
   step "run the C consumer linked to libfatomic.so (fatomic::shared)"
   ldd "$consumer/consumer-c-shared" | grep 'libfatomic.so.0'

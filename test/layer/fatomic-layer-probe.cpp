@@ -1,14 +1,19 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [MODULE.spv...]
+//   fatomic-layer-probe [--device N] [--pipeline] [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
 // every message as "debug-utils: MESSAGE", prints the device's float atomic
 // min/max features and whether the two float atomic extensions are listed,
 // creates a device with every float min/max feature reported and the
 // extensions listed, then creates a shader module from each MODULE and
-// prints "MODULE: VK_SUCCESS" or the error.  Run it with the layer enabled
-// (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an application sees.
+// prints "MODULE: VK_SUCCESS" or the error.  --pipeline also creates a
+// compute pipeline from each MODULE with no VkShaderModule: its
+// VkShaderModuleCreateInfo chained into the stage (VK_EXT_graphics_pipeline_
+// library, enabled where listed; the pipeline layout has storage buffers at
+// bindings 0-7 of set 0) and prints "MODULE: pipeline: RESULT".  Run it with
+// the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
+// application sees.
 //
 // Exit status: 0 every module created, 1 a module failed or bad usage,
 // 2 no Vulkan instance or device.
@@ -78,6 +83,9 @@ struct Probe {
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT F1{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   std::vector<const char *> DeviceExtensions;
+  bool HasGpl = false;
+  VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT Gpl{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
 
   ~Probe() {
     if (Device)
@@ -145,6 +153,13 @@ struct Probe {
       if (Listed)
         DeviceExtensions.push_back(Name);
     }
+    for (const auto &E : Exts)
+      HasGpl |= !std::strcmp(E.extensionName,
+                             VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
+    if (HasGpl) {
+      DeviceExtensions.push_back(VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME);
+      DeviceExtensions.push_back(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
+    }
     F1.pNext = &F2;
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
     vkGetPhysicalDeviceFeatures2(Phys, &F);
@@ -166,7 +181,8 @@ struct Probe {
     Q.queueCount = 1;
     Q.pQueuePriorities = &Priority;
     F1.pNext = &F2;
-    F2.pNext = nullptr;
+    F2.pNext = HasGpl ? &Gpl : nullptr;
+    Gpl.graphicsPipelineLibrary = HasGpl;
     VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
     CI.queueCreateInfoCount = 1;
     CI.pQueueCreateInfos = &Q;
@@ -175,17 +191,63 @@ struct Probe {
     return vkCreateDevice(Phys, &CI, nullptr, &Device);
   }
 
-  bool createModule(const char *Path) {
+  static bool read(const char *Path, std::vector<uint32_t> &Words,
+                   size_t &Size) {
     std::ifstream In(Path, std::ios::binary);
     std::string Bytes((std::istreambuf_iterator<char>(In)), {});
     if (!In.good() && !In.eof()) {
       std::printf("%s: cannot read\n", Path);
       return false;
     }
-    std::vector<uint32_t> Words((Bytes.size() + 3) / 4);
+    Words.assign((Bytes.size() + 3) / 4, 0);
     std::memcpy(Words.data(), Bytes.data(), Bytes.size());
+    Size = Bytes.size();
+    return true;
+  }
+
+  bool createPipeline(const char *Path) {
+    std::vector<uint32_t> Words;
+    size_t Size;
+    if (!read(Path, Words, Size))
+      return false;
+    VkDescriptorSetLayoutBinding B[8];
+    for (uint32_t K = 0; K < 8; ++K)
+      B[K] = {K, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo SL{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    SL.bindingCount = 8;
+    SL.pBindings = B;
+    VkDescriptorSetLayout Set;
+    vkCreateDescriptorSetLayout(Device, &SL, nullptr, &Set);
+    VkPipelineLayoutCreateInfo PL{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    PL.setLayoutCount = 1;
+    PL.pSetLayouts = &Set;
+    VkPipelineLayout Layout;
+    vkCreatePipelineLayout(Device, &PL, nullptr, &Layout);
+    VkShaderModuleCreateInfo M{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    M.codeSize = Size;
+    M.pCode = Words.data();
+    VkComputePipelineCreateInfo CI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    CI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &M, 0,
+                VK_SHADER_STAGE_COMPUTE_BIT, VK_NULL_HANDLE, "main", nullptr};
+    CI.layout = Layout;
+    VkPipeline P = VK_NULL_HANDLE;
+    VkResult R = vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CI, nullptr, &P);
+    std::printf("%s: pipeline: %s%s\n", Path, resultName(R),
+                R != VK_SUCCESS && P == VK_NULL_HANDLE ? " (no pipeline)" : "");
+    if (P)
+      vkDestroyPipeline(Device, P, nullptr);
+    vkDestroyPipelineLayout(Device, Layout, nullptr);
+    vkDestroyDescriptorSetLayout(Device, Set, nullptr);
+    return R == VK_SUCCESS;
+  }
+
+  bool createModule(const char *Path) {
+    std::vector<uint32_t> Words;
+    size_t Size;
+    if (!read(Path, Words, Size))
+      return false;
     VkShaderModuleCreateInfo CI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    CI.codeSize = Bytes.size();
+    CI.codeSize = Size;
     CI.pCode = Words.data();
     VkShaderModule M = VK_NULL_HANDLE;
     VkResult R = vkCreateShaderModule(Device, &CI, nullptr, &M);
@@ -200,12 +262,15 @@ struct Probe {
 
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
+  bool Pipelines = false;
   std::vector<const char *> Modules;
   for (int K = 1; K < Argc; ++K) {
     if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
       Index = static_cast<uint32_t>(std::atoi(Argv[++K]));
+    else if (!std::strcmp(Argv[K], "--pipeline"))
+      Pipelines = true;
     else if (Argv[K][0] == '-') {
-      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [MODULE.spv...]\n");
+      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--pipeline] [MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
@@ -225,7 +290,10 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   bool Ok = true;
-  for (const char *M : Modules)
+  for (const char *M : Modules) {
     Ok &= P.createModule(M);
+    if (Pipelines)
+      Ok &= P.createPipeline(M);
+  }
   return Ok ? 0 : 1;
 }

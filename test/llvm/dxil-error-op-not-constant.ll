@@ -2,7 +2,7 @@
 ; (min or max is unknown): an error naming the call.
 ; REQUIRES: llvm-plugin
 ; RUN: not %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -disable-output %s 2>&1 | FileCheck %s
-; CHECK: error: {{.*}}in function f {{.*}}: lower-float-atomic-minmax: cannot lower dx.op.atomicBinOp.f32: the atomic op code (third argument) must be a constant
+; CHECK: error: {{.*}}in function f {{.*}}: lower-float-atomic-minmax: cannot lower dx.op.atomicBinOp.f32: the atomic op code (third argument) must be an i32 constant
 
 %dx.types.Handle = type { ptr }
 declare float @dx.op.atomicBinOp.f32(i32, %dx.types.Handle, i32, i32, i32, i32, float)

@@ -47,8 +47,8 @@ uint64_t bits32(float F) {
 
 } // namespace
 
-// The NaN/zero table of SPV_EXT_shader_atomic_float_min_max (REFERENCE.md),
-// per policy.
+// The NaN/zero table of SPV_EXT_shader_atomic_float_min_max (docs/design.md,
+// "NaN policies"), per policy.
 TEST(Reference, SpecTableNumber) {
   const uint64_t QNaN = 0x7FC00000, NQNaN = 0xFFC00000, X = bits32(2.5f),
                  Y = bits32(-7.0f);

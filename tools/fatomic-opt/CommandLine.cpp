@@ -236,6 +236,103 @@ bool Parser::addLowering(std::string_view OptionText) {
   return true;
 }
 
+/// The pass flags of `spirv-opt --help` (SPIRV-Tools 2023.1), as spirv-opt
+/// writes them: fatomic-opt hands each to spvtools::Optimizer at its place in
+/// the pipeline.  test/utils/check_pass_flags.py keeps the list equal to
+/// spirv-opt's and checks that the optimizer accepts every flag.
+constexpr const char *SpirvOptPassFlags[] = {
+    "--amd-ext-to-khr",
+    "--ccp",
+    "--cfg-cleanup",
+    "--combine-access-chains",
+    "--compact-ids",
+    "--convert-local-access-chains",
+    "--convert-relaxed-to-half",
+    "--convert-to-sampled-image=\"<set>:<binding> ...\"",
+    "--copy-propagate-arrays",
+    "--descriptor-scalar-replacement",
+    "--eliminate-dead-branches",
+    "--eliminate-dead-code-aggressive",
+    "--eliminate-dead-const",
+    "--eliminate-dead-functions",
+    "--eliminate-dead-input-components",
+    "--eliminate-dead-inserts",
+    "--eliminate-dead-variables",
+    "--eliminate-insert-extract",
+    "--eliminate-local-multi-store",
+    "--eliminate-local-single-block",
+    "--eliminate-local-single-store",
+    "--fix-func-call-param",
+    "--flatten-decorations",
+    "--fold-spec-const-op-composite",
+    "--freeze-spec-const",
+    "--graphics-robust-access",
+    "--if-conversion",
+    "--inline-entry-points-exhaustive",
+    "--legalize-hlsl",
+    "--local-redundancy-elimination",
+    "--loop-fission <n>",
+    "--loop-fusion <n>",
+    "--loop-invariant-code-motion",
+    "--loop-peeling",
+    "--loop-peeling-threshold <n>",
+    "--loop-unroll",
+    "--loop-unroll-partial <n>",
+    "--loop-unswitch",
+    "--merge-blocks",
+    "--merge-return",
+    "--private-to-local",
+    "--reduce-load-size[=<threshold>]",
+    "--redundancy-elimination",
+    "--relax-float-ops",
+    "--remove-duplicates",
+    "--remove-unused-interface-variables",
+    "--replace-desc-array-access-using-var-index",
+    "--replace-invalid-opcode",
+    "--scalar-replacement[=<n>]",
+    "--set-spec-const-default-value \"<spec id>:<value> ...\"",
+    "--simplify-instructions",
+    "--spread-volatile-semantics",
+    "--ssa-rewrite",
+    "--strength-reduction",
+    "--strip-debug",
+    "--strip-nonsemantic",
+    "--strip-reflect",
+    "--unify-const",
+    "--upgrade-memory-model",
+    "--vector-dce",
+    "--workaround-1209",
+    "--wrap-opkill",
+};
+
+/// The pass flags in two columns of 38 characters, indented by four; a
+/// flag too wide for a column has a line of its own.
+void printPassFlags() {
+  constexpr size_t Column = 38;
+  std::string Line;
+  const auto Flush = [&Line] {
+    Line.erase(Line.find_last_not_of(' ') + 1);
+    if (!Line.empty())
+      std::printf("    %s\n", Line.c_str());
+    Line.clear();
+  };
+  for (const char *Flag : SpirvOptPassFlags) {
+    const std::string_view F(Flag);
+    if (F.size() >= Column) {
+      Flush();
+      Line = F;
+      Flush();
+    } else if (Line.empty()) {
+      Line = F;
+      Line.resize(Column, ' ');
+    } else {
+      Line += F;
+      Flush();
+    }
+  }
+  Flush();
+}
+
 } // namespace
 
 Action parseCommandLine(int Argc, const char *const *Argv, Invocation &Inv) {
@@ -342,9 +439,11 @@ fatomic options:
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,
                OpPhi or OpSelect cannot be traced to its variable: fatomic-opt
-               then runs --inline-entry-points-exhaustive and
+               then clears DontInline, runs --merge-return,
+               --inline-entry-points-exhaustive and
                --eliminate-dead-functions, says so on standard error, and
-               lowers once more; if that fails too, it is an error.
+               lowers once more; if that fails too, it is an error, and a
+               note says what blocked it.
 
                Examples:
                  --lower-float-atomic-minmax
@@ -381,10 +480,10 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   --preserve-bindings, --preserve-spec-constants
                Keep unused bindings or specialization constants.
   --print-all  Print the module as assembly to standard error before each
-               pass and after the last one.
+               pass, the lowering included, and once after the last one.
   --time-report
-               Print the time and memory each spirv-opt pass takes to standard
-               error.
+               Print the time and memory each pass takes, the lowering
+               included, to standard error: one table for the whole run.
   -O, -Os      The spirv-opt performance or size pass sequence.
   -Oconfig=<file>
                The flags in <file> (separated by white space; lines starting
@@ -392,8 +491,13 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
                --lower-float-atomic-minmax.
   -h, --help   Print this help.
   --version    Print the versions of fatomic and SPIRV-Tools.
+
+spirv-opt pass flags (`spirv-opt --help` says what each does), run by
+spvtools::Optimizer at their place in the pipeline; any other flag that
+spvtools::Optimizer accepts works too, an unknown one is an error:
 )",
              stdout);
+  printPassFlags();
 }
 
 } // namespace fatomic_opt

@@ -281,8 +281,9 @@ std::string followLinks(std::string Path) {
 /// Writes a regular or new file at \p Path: the bytes go to a temporary file
 /// in the same directory, which then replaces \p Path in one rename, so that
 /// a failure never leaves a partial file.  An existing file (\p Existing)
-/// keeps its mode, and one we may not write is refused, as spirv-opt refuses
-/// it.  False with errno set on failure.
+/// keeps its mode (and its owner, where we may set it), and one we may not
+/// write is refused, as spirv-opt refuses it.  False with errno set on
+/// failure.
 bool replaceRegular(const std::string &Path, const struct stat *Existing,
                     const char *Data, size_t Size) {
   mode_t Mode = newFileMode();
@@ -306,6 +307,11 @@ bool replaceRegular(const std::string &Path, const struct stat *Existing,
     if (Existing && (errno == EACCES || errno == EPERM || errno == EROFS))
       return writeThrough(Path, Data, Size);
     return false;
+  }
+  if (Existing) {
+    // The owner too where we may set it (as root); set-id bits only with it.
+    if (::fchown(Fd, Existing->st_uid, Existing->st_gid) != 0)
+      Mode &= 0777;
   }
   const bool Written = ::fchmod(Fd, Mode) == 0 && writeAll(Fd, Data, Size);
   if (closeKeepingErrno(Fd, Written) &&

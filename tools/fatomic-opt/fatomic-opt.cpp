@@ -9,6 +9,7 @@
 
 #include "CommandLine.h"
 #include "ModuleFile.h"
+#include "StepReport.h"
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
@@ -169,14 +170,18 @@ private:
   bool validate(const std::vector<uint32_t> &Words);
   std::unique_ptr<spvtools::Optimizer> makeOptimizer();
   bool runOptimizer(const spvtools::Optimizer &Opt,
-                    std::vector<uint32_t> &Words);
+                    std::vector<uint32_t> &Words, bool Last);
   bool runLowering(const fatomic::LoweringOptions &Options,
-                   std::vector<uint32_t> &Words);
+                   std::vector<uint32_t> &Words, bool Last);
+  fatomic::PassStatus processTimed(fatomic::LowerFloatAtomicMinMaxPass &Pass,
+                                   std::vector<uint32_t> &Words,
+                                   Usage &Used);
   void printModule(const char *Title, const std::vector<uint32_t> &Words);
 
   const Invocation &Inv;
   const fatomic::TargetModel Target;
   Diagnostics &Diag;
+  StepReport Report;
   spvtools::ValidatorOptions ValidatorOptions;
   spvtools::OptimizerOptions OptimizerOptions;
   /// One per step; null for the lowering steps.
@@ -185,7 +190,8 @@ private:
 
 Driver::Driver(const Invocation &Inv, fatomic::TargetModel Target,
                Diagnostics &Diag)
-    : Inv(Inv), Target(std::move(Target)), Diag(Diag) {
+    : Inv(Inv), Target(std::move(Target)), Diag(Diag),
+      Report(Inv.PrintAll, Inv.TimeReport) {
   const ValidatorFlags &V = Inv.Validator;
   ValidatorOptions.SetRelaxLogicalPointer(V.RelaxLogicalPointer);
   ValidatorOptions.SetRelaxBlockLayout(V.RelaxBlockLayout);
@@ -209,8 +215,8 @@ Driver::Driver(const Invocation &Inv, fatomic::TargetModel Target,
 std::unique_ptr<spvtools::Optimizer> Driver::makeOptimizer() {
   auto Opt = std::make_unique<spvtools::Optimizer>(Inv.TargetEnv);
   Opt->SetMessageConsumer(Diag.consumer());
-  Opt->SetPrintAll(Inv.PrintAll ? &std::cerr : nullptr);
-  Opt->SetTimeReport(Inv.TimeReport ? &std::cerr : nullptr);
+  Opt->SetPrintAll(Report.printAllStream());
+  Opt->SetTimeReport(Report.timeReportStream());
   Opt->SetValidateAfterAll(Inv.ValidateAfterAll);
   return Opt;
 }
@@ -239,21 +245,23 @@ bool Driver::run(std::vector<uint32_t> &Words) {
     return false;
   for (size_t I = 0; I < Inv.Steps.size(); ++I) {
     const Step &S = Inv.Steps[I];
-    if (!(S.Lowering ? runLowering(*S.Lowering, Words)
-                     : runOptimizer(*Optimizers[I], Words)))
+    const bool Last = I + 1 == Inv.Steps.size();
+    if (!(S.Lowering ? runLowering(*S.Lowering, Words, Last)
+                     : runOptimizer(*Optimizers[I], Words, Last)))
       return false;
   }
-  // The optimizers print the module after their last pass themselves.
-  if (Inv.PrintAll && !Inv.Steps.empty() && Inv.Steps.back().Lowering)
-    printModule("; IR after last pass", Words);
   return true;
 }
 
 bool Driver::runOptimizer(const spvtools::Optimizer &Opt,
-                          std::vector<uint32_t> &Words) {
+                          std::vector<uint32_t> &Words, bool Last) {
   const unsigned ErrorsBefore = Diag.errorCount();
   std::vector<uint32_t> Result;
-  if (!Opt.Run(Words.data(), Words.size(), &Result, OptimizerOptions)) {
+  const bool Ok = Opt.Run(Words.data(), Words.size(), &Result, OptimizerOptions);
+  // The module after this optimizer's last pass is printed only at the end
+  // of the pipeline, as spirv-opt prints it once.
+  Report.flushOptimizer(Last);
+  if (!Ok) {
     if (Diag.errorCount() == ErrorsBefore)
       Diag.error("spirv-opt passes failed");
     return false;
@@ -262,8 +270,17 @@ bool Driver::runOptimizer(const spvtools::Optimizer &Opt,
   return true;
 }
 
+fatomic::PassStatus
+Driver::processTimed(fatomic::LowerFloatAtomicMinMaxPass &Pass,
+                     std::vector<uint32_t> &Words, Usage &Used) {
+  const Usage Before = Usage::now();
+  const fatomic::PassStatus Status = Pass.Process(Words);
+  Used += Usage::now() - Before;
+  return Status;
+}
+
 bool Driver::runLowering(const fatomic::LoweringOptions &Options,
-                         std::vector<uint32_t> &Words) {
+                         std::vector<uint32_t> &Words, bool Last) {
   if (Inv.PrintAll)
     printModule("; IR before pass lower-float-atomic-minmax", Words);
 
@@ -281,7 +298,8 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     Held.push_back({Level, Position, Text});
   });
   const unsigned ErrorsBefore = Diag.errorCount();
-  fatomic::PassStatus Status = Pass.Process(Words);
+  Usage Used;
+  fatomic::PassStatus Status = processTimed(Pass, Words, Used);
 
   if (Status == fatomic::PassStatus::Failure &&
       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
@@ -294,11 +312,11 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     std::unique_ptr<spvtools::Optimizer> Inliner = makeOptimizer();
     Inliner->RegisterPassesFromFlags({"--merge-return", "--inline-entry-points-exhaustive",
                                       "--eliminate-dead-functions"});
-    if (!runOptimizer(*Inliner, Words))
+    if (!runOptimizer(*Inliner, Words, /*Last=*/false))
       return false;
     Pass.SetMessageConsumer(Diag.consumer());
     const std::vector<uint32_t> Inlined = Words;
-    Status = Pass.Process(Words);
+    Status = processTimed(Pass, Words, Used);
     if (Status == fatomic::PassStatus::Failure &&
         Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer)
       Diag.note(retryBlocker(Inlined));
@@ -307,6 +325,8 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
       Diag.print(M.Level, M.Position, M.Text);
   }
 
+  // The row of the pass itself; the inliner's passes have rows of their own.
+  Report.printTime("lower-float-atomic-minmax", Used);
   if (Status == fatomic::PassStatus::Failure) {
     if (Diag.errorCount() == ErrorsBefore)
       Diag.error("lower-float-atomic-minmax failed");
@@ -316,6 +336,8 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     Diag.error("the module is not valid after lower-float-atomic-minmax");
     return false;
   }
+  if (Inv.PrintAll && Last)
+    printModule("; IR after last pass", Words);
   return true;
 }
 
@@ -325,7 +347,7 @@ void Driver::printModule(const char *Title,
   Tools.SetMessageConsumer(Diag.consumer());
   std::string Text;
   if (Tools.Disassemble(Words, &Text))
-    std::cerr << Title << '\n' << Text << '\n';
+    Report.printModule(Title, Text);
 }
 
 /// --target-profile only tells the lowering what is native: without a

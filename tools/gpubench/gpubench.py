@@ -139,7 +139,7 @@ def prepare(args):
         srcs = {}
         for name in names:
             props = V.properties(name)
-            src_name = "fatomic-source" if props["kind"] == "fatomic" else name
+            src_name = V.source_name(name)
             if src_name in srcs:
                 continue
             comp = os.path.join(out, "src", "%s_%s.comp" % (src_name, key))
@@ -153,10 +153,10 @@ def prepare(args):
     lower_jobs = []
     for w, used in keys:
         key = V.cell_key(w, used)
-        src = os.path.join(out, "spv", "fatomic-source_%s.spv" % key)
         for name, props in V.VARIANTS.items():
             if props["kind"] != "fatomic":
                 continue
+            src = os.path.join(out, "spv", "%s_%s.spv" % (V.source_name(name), key))
             spv = os.path.join(out, "spv", "%s_%s.spv" % (name, key))
             flag = "--lower-float-atomic-minmax" + ("=" + props["lower"] if props["lower"] else "")
             lower_jobs.append(("lower", name, key,

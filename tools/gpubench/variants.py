@@ -1,7 +1,8 @@
 """The GPU benchmark's shader variants, as GLSL generated for f32 and f64.
 
-Every variant shares one driver loop (the shape of the hand-written anchors in
-shared/anchors/gpubench): invocation i runs `iters` iterations; iteration k
+Every variant shares one driver loop (the shape of the hand-written shaders
+the lowering was designed with, docs/design.md "Lowering"): invocation i runs
+`iters` iterations; iteration k
 works on address ((i * 2654435761 + k * 40503) >> 7) & mask with the value
 vals[(i + k * 977) % n] (+ 4096 k when adv is set, so that every round raises
 the maximum).  `used` variants add each op's result into an accumulator that
@@ -15,11 +16,14 @@ The f32 hand-written variants are the anchors' shaders; the f64 ones are the
 same code on 64-bit types (GL_ARB_gpu_shader_int64, GL_EXT_shader_atomic_int64).
 The fatomic variants are one plain GLSL atomicMax on the float/double buffer
 (GL_EXT_shader_atomic_float2), written in the loop itself (a statement when
-its result is unused), lowered by fatomic-opt.
+its result is unused), lowered by fatomic-opt; `fatomic-helper` writes it in
+the helper function `op` that returns its value, called like the hand-written
+variants' `op` (`op(a, v);` when unused).
 """
 
 # name -> properties.  kind: "fatomic" (lowered by fatomic-opt with `lower`
-# as the pass options) or "hand" (hand-written integer code).  memory: "ieee"
+# as the pass options; shape "helper": the atomic in the helper `op`, else in
+# the loop) or "hand" (hand-written integer code).  memory: "ieee"
 # (the buffer holds plain float bits) or "encoded" (it holds U(x)).  legal:
 # False where the variant reads memory with a plain load that races with the
 # atomics (a data race under the Vulkan memory model: no compiler may emit it).
@@ -27,6 +31,10 @@ VARIANTS = {
     "fatomic": dict(kind="fatomic", lower="", memory="ieee", legal=True,
                     what="fatomic-opt --lower-float-atomic-minmax (defaults: "
                          "sign dispatch, atomic-load early-out)"),
+    "fatomic-helper": dict(kind="fatomic", lower="", memory="ieee", legal=True, shape="helper",
+                           what="fatomic-opt --lower-float-atomic-minmax (defaults) on the "
+                                "atomic inside a helper function that returns its value, "
+                                "called as a statement when the result is unused"),
     "fatomic-cas": dict(kind="fatomic", lower="strategy=cas", memory="ieee", legal=True,
                         what="fatomic-opt --lower-float-atomic-minmax=strategy=cas"),
     "fatomic-eo-off": dict(kind="fatomic", lower="early-out=off", memory="ieee", legal=True,
@@ -176,7 +184,7 @@ def glsl(variant, width, used):
         views = ("layout(std430, binding=1) buffer DstU {{ {U} dstu[]; }};\n"
                  "layout(std430, binding=1) buffer DstI {{ {I} dsti[]; }};\n").format(**t)
     template = _TEMPLATE
-    if kind == "fatomic":
+    if kind == "fatomic" and properties(variant).get("shape") != "helper":
         # The plain shader: the atomic written in the loop itself, as a
         # statement when its result is unused (behind a helper function that
         # returns it, the result would be used in SPIR-V).
@@ -187,6 +195,15 @@ def glsl(variant, width, used):
         EXTS="".join("#extension %s : require\n" % e for e in exts),
         LOCAL=LOCAL_SIZE, VIEWS=views, USE="acc += " if used else "",
         BODY=body.format(**t), **t)
+
+
+def source_name(variant):
+    """The name of the GLSL module \\p variant is made from (the fatomic
+    variants of one shape share one, lowered with different options)."""
+    props = properties(variant)
+    if props["kind"] != "fatomic":
+        return variant
+    return "fatomic-%s-source" % props["shape"] if "shape" in props else "fatomic-source"
 
 
 def cell_key(width, used):

@@ -50,8 +50,8 @@ The benchmark kernel (per thread i, iteration k < ITERS):
           syncscope("device") monotonic
     (result used: old is summed and the sum stored if it has one
     particular bit pattern, which it never has)
-The same address and value scheme as the Vulkan measurements in
-shared/anchors/gpubench.
+The same address and value scheme as the Vulkan benchmark (tools/gpubench,
+docs/gpu-performance.md).
 
 usage:
   nvptx-bench.py bundle --plugin P --expect-tool T --out DIR

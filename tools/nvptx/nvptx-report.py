@@ -38,8 +38,8 @@ global memory at a hashed address, `((i * 2654435761 + k * 40503) >> 7) &
 [-1000, 1000) (`random`), or that value plus `k * 4096` for fmax and minus
 it for fmin (`rising`: each round's values beat all of the previous
 round's, so memory keeps changing and the early-out rarely applies).  Memory starts at -inf for fmax and +inf for fmin.  The
-address and value scheme is that of the Vulkan measurements in
-`shared/anchors/gpubench`.
+address and value scheme is that of the Vulkan benchmark,
+[gpu-performance.md](gpu-performance.md) (`tools/gpubench`).
 
 Each module is compiled three times with `llc-22 -O3
 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90`:

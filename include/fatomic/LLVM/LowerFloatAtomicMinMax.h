@@ -74,8 +74,14 @@
 //
 // Left alone: every other atomic, FP types other than the four above, vectors
 // wider than 64 bits, DXIL atomicBinOp calls with other op codes.  A DXIL float
-// atomicBinOp that cannot be lowered (an overload other than f32/f64, a
-// malformed call, an op code that is not a constant) is reported as an error.
+// atomicBinOp that cannot be lowered is reported as an error, never left in
+// the output: an overload other than f32/f64 (f16, <2 x half>), an invoke, a
+// call whose type is not its declaration's, a malformed call, an opcode or op
+// code that is not an i32 constant, or a module that already has something
+// else under the name of an integer overload the lowering calls (a global
+// variable, or a function of another type).  A declaration of exactly the
+// type called is used as it is, attributes untouched; the pass declares the
+// others itself, nounwind.
 //
 // Usage (plugin):
 //   opt-22 -load-pass-plugin=libFatomicLLVMPlugin.so -S in.ll
