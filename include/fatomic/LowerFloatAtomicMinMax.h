@@ -15,6 +15,15 @@
 // and an acquire barrier after it, of the same scope (the same ordering under
 // the Vulkan memory model; see the pass source).
 //
+// Concurrency: every lowered atomic is linearizable against every writer of
+// its memory in the module.  The two forms that are not (nan=number with an
+// unused result: the NaN fix-up decided from the early-out's load;
+// nan=propagate: the single sticky-pattern integer atomic) are emitted only
+// where a whole-module writer analysis (lib/SPIRV/WriterAnalysis.h) proves
+// every write to that memory a lowered float atomic of the same kind, and
+// never under writers=any (docs/semantics.md, "Concurrency").  A Volatile
+// variable, access chain or member gets no early-out.
+//
 // Outlining (outline=on, the default): the lowered code of buffer,
 // Workgroup and pointer-cast atomics is written once per kind of atomic, in
 // a helper function (FunctionControl Inline) that takes the access chain's

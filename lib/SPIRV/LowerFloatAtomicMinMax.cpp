@@ -833,8 +833,14 @@ void Lowering::markExclusiveSites() {
     if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
       continue;
     const Writers &W = Analysis.writersOf(S.Root);
-    S.Exclusive = W.Known && std::all_of(W.Insts.begin(), W.Insts.end(), [&](InstRef R) {
-      const auto It = SiteOf.find(R);
+    // The site's own write, for the paths of the others (memory apart from
+    // the site's: another member, another constant element).
+    const auto Own = std::find_if(W.Writes.begin(), W.Writes.end(),
+                                  [&](const Write &Wr) { return Wr.Inst == S.Atomic; });
+    S.Exclusive = W.Known && std::all_of(W.Writes.begin(), W.Writes.end(), [&](const Write &Wr) {
+      if (Own != W.Writes.end() && Analysis.disjoint(*Own, Wr))
+        return true;
+      const auto It = SiteOf.find(Wr.Inst);
       return It != SiteOf.end() && !Sites[It->second].Add && Sites[It->second].Op == S.Op;
     });
   }

@@ -93,10 +93,11 @@ WriterAnalysis::UseKind WriterAnalysis::classify(const Use &U) const {
 }
 
 void WriterAnalysis::collectFrom(uint32_t Var, Writers &W) const {
-  std::vector<uint32_t> Work{Var};
+  // Pointers with their index paths from Var.
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> Work{{Var, {}}};
   std::vector<bool> Seen(M.bound(), false);
   while (!Work.empty() && W.Known) {
-    const uint32_t Ptr = Work.back();
+    const auto [Ptr, Path] = std::move(Work.back());
     Work.pop_back();
     if (Ptr >= Seen.size() || Seen[Ptr])
       continue;
@@ -106,11 +107,16 @@ void WriterAnalysis::collectFrom(uint32_t Var, Writers &W) const {
       case UseKind::Read:
         break;
       case UseKind::Write:
-        W.Insts.push_back(U.User);
+        W.Writes.push_back({U.User, Var, Path});
         break;
-      case UseKind::Derive:
-        Work.push_back(M.inst(U.User).ResultId);
+      case UseKind::Derive: {
+        std::vector<uint32_t> Longer = Path;
+        if (M.inst(U.User).Opcode != Op::OpCopyObject)
+          for (uint32_t K = 1; K < M.numOperands(U.User); ++K)
+            Longer.push_back(M.operand(U.User, K));
+        Work.emplace_back(M.inst(U.User).ResultId, std::move(Longer));
         break;
+      }
       case UseKind::Unknown:
         W.Known = false;
         break;
@@ -186,11 +192,40 @@ const Writers &WriterAnalysis::writersOf(uint32_t Root) {
   for (uint32_t V : Vars) {
     if (!W.Known)
       break;
-    collectFrom(V, W);
+    const Writers &From = fromVariable(V);
+    W.Known = From.Known;
+    W.Writes.insert(W.Writes.end(), From.Writes.begin(), From.Writes.end());
   }
-  std::sort(W.Insts.begin(), W.Insts.end());
-  W.Insts.erase(std::unique(W.Insts.begin(), W.Insts.end()), W.Insts.end());
   return W;
+}
+
+const Writers &WriterAnalysis::fromVariable(uint32_t Var) {
+  auto [It, New] = PerVariable.try_emplace(Var);
+  if (New)
+    collectFrom(Var, It->second);
+  return It->second;
+}
+
+bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
+  if (A.Var != B.Var)
+    return false;
+  auto ConstantOf = [&](uint32_t Id, uint64_t &V) {
+    const InstRef D = M.def(Id);
+    if (D == Module::NoInst || M.inst(D).Opcode != Op::OpConstant ||
+        M.numOperands(D) == 0)
+      return false;
+    V = M.operand(D, 0);
+    if (M.numOperands(D) > 1)
+      V |= uint64_t(M.operand(D, 1)) << 32;
+    return true;
+  };
+  for (size_t K = 0; K < std::min(A.Path.size(), B.Path.size()); ++K) {
+    uint64_t X = 0, Y = 0;
+    if (A.Path[K] != B.Path[K] && ConstantOf(A.Path[K], X) && ConstantOf(B.Path[K], Y) &&
+        X != Y)
+      return true;
+  }
+  return false;
 }
 
 } // namespace fatomic::spirv

@@ -23,10 +23,17 @@
 
 namespace fatomic::spirv {
 
+/// One instruction that may write the memory, and where.
+struct Write {
+  InstRef Inst;
+  uint32_t Var;               ///< the variable it writes through
+  std::vector<uint32_t> Path; ///< access-chain indices from Var (ids)
+};
+
 /// The writers of one variable's memory.
 struct Writers {
   bool Known = true;          ///< false: some write may be missing
-  std::vector<InstRef> Insts; ///< instructions that may write it
+  std::vector<Write> Writes;  ///< instructions that may write it
 };
 
 class WriterAnalysis {
@@ -45,6 +52,13 @@ private:
   bool mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const;
   /// Adds the writers reached from variable \p Var through its uses.
   void collectFrom(uint32_t Var, Writers &W) const;
+
+public:
+  /// Whether \p A and \p B write disjoint memory: the same variable, and
+  /// their paths differ in a constant index at the same depth.
+  bool disjoint(const Write &A, const Write &B) const;
+
+private:
   /// Whether \p U (a use of a pointer) is a read only, a write, a new
   /// pointer to follow, or unknown.
   enum class UseKind { Read, Write, Derive, Unknown };
@@ -52,8 +66,12 @@ private:
   bool nonSemanticSet(uint32_t Set) const;
   bool bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const;
 
+  /// The writes reached from one variable (memoized: a variable may alias
+  /// many roots).
+  const Writers &fromVariable(uint32_t Var);
+
   const Module &M;
-  std::map<uint32_t, Writers> Memo;
+  std::map<uint32_t, Writers> Memo, PerVariable;
 };
 
 } // namespace fatomic::spirv

@@ -25,6 +25,18 @@ random program of statements, nested up to three deep:
     returned: only this invocation touches that slot, so the value, and so
     the control flow, does not depend on the interleaving.
 
+f32 shaders also have a *race* region (binding 11, NR addresses) where the
+float atomics race foreign writers of the same memory: atomicExchange on the
+float, atomicExchange and atomicCompSwap on an integer view of the buffer (a
+second block at binding 11), and atomicMin mixed with atomicMax on one
+address.  Invocation gid < NRI runs one such operation, its kind, operand and
+expected value chosen by the seed (race_* below); its returned value (when
+the float atomic's result is used; foreign writers always) goes to a buffer.
+The check is linearizability per address: the final memory and every
+returned value must be what some serial order of the address's operations
+gives (race_linearizable), with the lowered atomics following the NaN
+policy's rules.
+
 Every float atomic also writes (region, address, operand, returned value) to
 the invocation's slice of a log buffer.  The operands and addresses depend
 on the seed and the invocation only, so the log says exactly which
@@ -46,6 +58,10 @@ NVC = 32         # clean operand pool
 NC = 8           # uint counters in a buffer
 NSC = 4          # uint counters in shared memory
 MAX_OPS = 96     # float atomics per invocation, at most
+
+NR = 8           # race region addresses
+NRI = 64         # invocations that run a race operation (gid < NRI)
+RACE_KINDS = ("min", "max", "xchg", "cas", "uxchg")
 
 REGIONS = ("dmin", "dmax", "smin", "smax", "priv")
 REGION_OP = ("min", "max", "min", "max", "min")
@@ -89,6 +105,64 @@ class Shader:
     pass
 
 
+# ---- the race region's model and check -------------------------------------
+
+def _ordered(x, w):
+    """U(x): the total order of the lowering (-0 < +0, NaNs by sign)."""
+    sign = 1 << (w - 1)
+    return x ^ ((1 << w) - 1) if x & sign else x | sign
+
+
+def _is_nan(x, w):
+    e, m = EXP[w]
+    return (x & ((1 << (w - 1)) - 1)) > (((1 << e) - 1) << m)
+
+
+def race_apply(kind, policy, w, mem, v, exp=0):
+    """(new memory, returned value) of one race operation on \p mem."""
+    if kind in ("xchg", "uxchg"):
+        return v, mem
+    if kind == "cas":
+        return (v if mem == exp else mem), mem
+    wins = _ordered(v, w) < _ordered(mem, w) if kind == "min" else \
+        _ordered(v, w) > _ordered(mem, w)
+    if policy == "number":
+        if _is_nan(v, w):
+            return mem, mem
+        if _is_nan(mem, w):
+            return v, mem
+    elif policy == "propagate":
+        if _is_nan(mem, w):
+            return mem, mem
+        if _is_nan(v, w):  # the sticky pattern of the kind
+            return ((1 << w) - 1 if kind == "min" else (1 << (w - 1)) - 1), mem
+    return (v if wins else mem), mem
+
+
+def race_linearizable(policy, w, init, final, ops):
+    """Whether some serial order of \p ops (kind, operand, expected, returned
+    or None) from \p init ends in \p final with every known returned value."""
+    n = len(ops)
+    seen = set()
+    stack = [(0, init)]
+    while stack:
+        mask, mem = stack.pop()
+        if mask == (1 << n) - 1:
+            if mem == final:
+                return True
+            continue
+        if (mask, mem) in seen:
+            continue
+        seen.add((mask, mem))
+        for i, (kind, v, exp, ret) in enumerate(ops):
+            if mask >> i & 1:
+                continue
+            new, got = race_apply(kind, policy, w, mem, v, exp)
+            if ret is None or ret == got:
+                stack.append((mask | 1 << i, new))
+    return False
+
+
 class Gen:
     def __init__(self, seed):
         self.rng = random.Random(seed)
@@ -102,6 +176,14 @@ class Gen:
         self.ret_used = [rng.random() < 0.6 for _ in range(4)] + [True]
         self.helpers = []
         self.nvar = 0
+        # The race region, from an RNG of its own (the rest of the program
+        # is the same as without it).
+        rr = random.Random(seed * 31 + 7)
+        self.race = self.w == 32
+        mode = rr.choice(["xchg", "cas", "mixed", "all"])
+        self.race_kinds = {"xchg": ["min", "xchg", "uxchg"], "cas": ["max", "cas"],
+                           "mixed": ["min", "max"], "all": list(RACE_KINDS)}[mode]
+        self.race_ret = rr.random() < 0.5
 
     # ---- expressions -------------------------------------------------------
     def var(self, prefix):
@@ -237,6 +319,39 @@ class Gen:
             n += k
         return lines, n
 
+    # ---- the race region -----------------------------------------------------
+    def race_decls(self):
+        L = ["layout(std430, binding = 11) buffer DR { float dr[%d]; };" % NR]
+        if {"cas", "uxchg"} & set(self.race_kinds):
+            L.append("layout(std430, binding = 11) buffer DRU { uint dru[%d]; };" % NR)
+        L.append("layout(std430, binding = 12) readonly buffer RIn { uint rk[%d]; uint rop[%d];"
+                 " uint rexp[%d]; };" % (NRI, NRI, NRI))
+        L.append("layout(std430, binding = 13) writeonly buffer ROut { uint rret[%d]; };" % NRI)
+        return L
+
+    def race_function(self):
+        L = ["void raceOp() {",
+             "  if (gid >= %du) return;" % NRI,
+             "  uint ra = gid %% %du, k = rk[gid], r = 0u;" % NR,
+             "  float v = uintBitsToFloat(rop[gid]);"]
+        for i, kind in enumerate(RACE_KINDS):
+            if kind not in self.race_kinds:
+                continue
+            if kind in ("min", "max"):
+                fn = "atomicMin" if kind == "min" else "atomicMax"
+                stmt = ("r = floatBitsToUint(%s(dr[ra], v));" % fn if self.race_ret
+                        else "%s(dr[ra], v);" % fn)
+            elif kind == "xchg":
+                stmt = "r = floatBitsToUint(atomicExchange(dr[ra], v));"
+            elif kind == "cas":
+                stmt = "r = atomicCompSwap(dru[ra], rexp[gid], rop[gid]);"
+            else:
+                stmt = "r = atomicExchange(dru[ra], rop[gid]);"
+            L.append("  if (k == %du) { %s }" % (i, stmt))
+        L.append("  rret[gid] = r;")
+        L.append("}")
+        return L
+
     # ---- the shader ----------------------------------------------------------
     def program(self):
         T, w = self.T, self.w
@@ -251,6 +366,8 @@ class Gen:
         body += body2
         nops += nops2
         L = ["#version 460", "#extension GL_EXT_shader_atomic_float2 : require"]
+        if self.race and "xchg" in self.race_kinds:
+            L.append("#extension GL_EXT_shader_atomic_float : require")
         if w == 64:
             L.append("#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require")
         L.append("layout(local_size_x = %d) in;" % LS)
@@ -269,6 +386,8 @@ class Gen:
         L.append("struct Entry { uint region; uint addr; %s val; %s ret; };" % (T, T))
         L.append("layout(std430, binding = 10) writeonly buffer Log { Entry lg[%d]; };"
                  % (G * LS * max(nops, 1)))
+        if self.race:
+            L += self.race_decls()
         L.append("shared %s smin[%d];" % (T, self.NS))
         L.append("shared %s smax[%d];" % (T, self.NS))
         L.append("shared uint sc[%d];" % NSC)
@@ -279,6 +398,8 @@ class Gen:
         L.append("  nlog++;")
         L.append("}")
         L += helper_src
+        if self.race:
+            L += self.race_function()
         L.append("void main() {")
         L.append("  gid = gl_GlobalInvocationID.x; lid = gl_LocalInvocationID.x;"
                  " wg = gl_WorkGroupID.x; nlog = 0u;")
@@ -287,6 +408,8 @@ class Gen:
                  % (self.NS, LS, self.NS))
         L.append("  if (lid < %du) sc[lid] = 0u;" % NSC)
         L.append("  barrier();")
+        if self.race:
+            L.append("  raceOp();")
         L += body
         L.append("  barrier();")
         L.append("  for (uint s = lid; s < %du; s += %du) { sout[wg * %du + s] = smin[s];"
@@ -324,6 +447,16 @@ def generate(seed):
     s.dmax = [rand_value(rng, w) for _ in range(g.NA)]
     s.priv = [rng.choice(s.vc) for _ in range(G * LS)]
     s.cnt = [rng.getrandbits(8) for _ in range(NC)] + [0] * NSC
+    s.race, s.race_kinds, s.race_ret = g.race, g.race_kinds, g.race_ret
+    if g.race:
+        rr = random.Random(seed * 31 + 8)
+        s.dr = [rand_value(rr, 32) for _ in range(NR)]
+        s.rk = [RACE_KINDS.index(rr.choice(g.race_kinds)) for _ in range(NRI)]
+        s.rop = [rand_value(rr, 32) for _ in range(NRI)]
+        # Expected values that sometimes match: the address's initial value
+        # or another operation's operand on it.
+        s.rexp = [rr.choice([s.dr[i % NR], s.rop[(i + NR * rr.randint(1, 7)) % NRI],
+                             rand_value(rr, 32)]) for i in range(NRI)]
     return s
 
 

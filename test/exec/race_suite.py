@@ -38,7 +38,7 @@ import tempfile
 SKIP = 77
 LOCAL = 64
 
-F100, F5, F1, F20000 = 0x42C80000, 0x40A00000, 0x3F800000, 0x469C4000
+F100, F5, F1, F20000, F200 = 0x42C80000, 0x40A00000, 0x3F800000, 0x469C4000, 0x43480000
 NEG_QNAN, POS_QNAN = 0xFFC00000, 0x7FC00000
 
 
@@ -52,10 +52,12 @@ def key(b):
 
 
 def minmax(kind, policy, mem, v):
-    """Final memory of a float atomic min/max under `policy` ('number' or
-    'propagate'); under propagate any NaN result is returned as POS_QNAN (the
+    """Final memory of a float atomic min/max under `policy` ('number',
+    'propagate' or 'fast'); under propagate any NaN result is returned as POS_QNAN (the
     check compares NaN-ness only, the pattern is the lowering's choice)."""
-    if policy == "number":
+    if policy == "fast":
+        pass  # NaNs ordered as integers, by key()
+    elif policy == "number":
         if is_nan(v):
             return mem
         if is_nan(mem):
@@ -89,6 +91,9 @@ CASES = {
     # nan=propagate: atomicExchange(x, +qNaN) against atomicMin(x, 1.0).
     "propagate-exchange-vs-min": dict(
         lowered=("min", F1), racer=("xchg", POS_QNAN), init=F100, policy="propagate"),
+    # The other policy: nan=fast (one integer atomic) against an exchange.
+    "fast-exchange-vs-min": dict(
+        lowered=("min", F5), racer=("xchg", F200), init=F100, policy="fast"),
 }
 
 

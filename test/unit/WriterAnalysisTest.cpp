@@ -1,0 +1,229 @@
+//===- WriterAnalysisTest.cpp - The SPIR-V pass's writer analysis ---------===//
+//
+// lib/SPIRV/WriterAnalysis on small assembled modules: which writes it
+// finds for a buffer or Workgroup variable (aliases by binding and Aliased
+// included), and that everything it cannot follow (physical addresses,
+// variable pointers, explicit Workgroup layouts, decoration groups, a
+// pointer stored to memory or passed to a call) makes the answer unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Module.h"
+#include "WriterAnalysis.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace fatomic::spirv;
+
+namespace {
+
+// %10: the float buffer variable (set 0, binding 0) the atomic writes;
+// %11: a uint view at DECO11 (binding 0 unless replaced); %12 a Workgroup
+// float.  CAPS, DECOS and BODY are replaced per test.
+const char *const Template = R"(
+               OpCapability Shader
+               OpCapability AtomicFloat32MinMaxEXT
+               CAPS
+               OpExtension "SPV_EXT_shader_atomic_float_min_max"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %1 "main" %10 %11 %12
+               OpExecutionMode %1 LocalSize 64 1 1
+               OpDecorate %20 Block
+               OpMemberDecorate %20 0 Offset 0
+               OpMemberDecorate %20 1 Offset 4
+               OpDecorate %21 Block
+               OpMemberDecorate %21 0 Offset 0
+               OpDecorate %10 DescriptorSet 0
+               OpDecorate %10 Binding 0
+               DECOS
+          %2 = OpTypeVoid
+          %3 = OpTypeFunction %2
+          %4 = OpTypeFloat 32
+          %5 = OpTypeInt 32 0
+         %20 = OpTypeStruct %4 %4
+         %21 = OpTypeStruct %5
+         %22 = OpTypePointer StorageBuffer %20
+         %23 = OpTypePointer StorageBuffer %21
+         %24 = OpTypePointer StorageBuffer %4
+         %25 = OpTypePointer StorageBuffer %5
+         %26 = OpTypePointer Workgroup %4
+         %10 = OpVariable %22 StorageBuffer
+         %11 = OpVariable %23 StorageBuffer
+         %12 = OpVariable %26 Workgroup
+         %30 = OpConstant %5 0
+         %31 = OpConstant %5 1
+         %32 = OpConstant %4 2
+          %1 = OpFunction %2 None %3
+         %40 = OpLabel
+         %41 = OpAccessChain %24 %10 %30
+         %42 = OpAtomicFMaxEXT %4 %41 %31 %30 %32
+               BODY
+               OpReturn
+               OpFunctionEnd
+)";
+
+std::string replace(std::string S, const std::string &Key, const std::string &Value) {
+  const size_t At = S.find(Key);
+  if (At != std::string::npos)
+    S.replace(At, Key.size(), Value);
+  return S;
+}
+
+struct Analyzed {
+  Module M;
+  std::vector<uint32_t> Words;
+};
+
+/// Assembles the template; Decos11 decorates the uint view (%11).
+void analyze(Analyzed &A, const std::string &Body, const std::string &Decos11 =
+                                                       "OpDecorate %11 DescriptorSet 0\n"
+                                                       "OpDecorate %11 Binding 0",
+             const std::string &Caps = "") {
+  std::string Text = replace(Template, "CAPS", Caps);
+  Text = replace(Text, "DECOS", Decos11);
+  Text = replace(Text, "BODY", Body);
+  spvtools::SpirvTools Tools(SPV_ENV_UNIVERSAL_1_5);
+  std::string Error;
+  Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
+                               const char *Msg) { Error += Msg; });
+  ASSERT_TRUE(Tools.Assemble(Text, &A.Words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
+      << Error;
+  ASSERT_TRUE(A.M.parse(A.Words.data(), A.Words.size(), Error)) << Error;
+  A.M.buildUses();
+}
+
+std::vector<Op> opcodes(const Module &M, const Writers &W) {
+  std::vector<Op> Ops;
+  for (const Write &Wr : W.Writes)
+    Ops.push_back(M.inst(Wr.Inst).Opcode);
+  return Ops;
+}
+
+TEST(WriterAnalysis, OnlyTheAtomic) {
+  Analyzed A;
+  analyze(A, "");
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(10);
+  EXPECT_TRUE(W.Known);
+  EXPECT_EQ(opcodes(A.M, W), std::vector<Op>{Op::OpAtomicFMaxEXT});
+}
+
+TEST(WriterAnalysis, ExchangeAndStoreOnTheVariable) {
+  Analyzed A;
+  analyze(A, "%50 = OpAtomicExchange %4 %41 %31 %30 %32\n"
+             "%51 = OpAccessChain %24 %10 %31\nOpStore %51 %32");
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(10);
+  EXPECT_TRUE(W.Known);
+  EXPECT_EQ(W.Writes.size(), 3u);
+  // The store goes to member 1, the atomic to member 0: disjoint.
+  const Write *Atomic = nullptr, *Store = nullptr, *Xchg = nullptr;
+  for (const Write &Wr : W.Writes) {
+    const Op O = A.M.inst(Wr.Inst).Opcode;
+    (O == Op::OpStore ? Store : O == Op::OpAtomicExchange ? Xchg : Atomic) = &Wr;
+  }
+  ASSERT_TRUE(Atomic && Store && Xchg);
+  EXPECT_TRUE(WA.disjoint(*Atomic, *Store));
+  EXPECT_FALSE(WA.disjoint(*Atomic, *Xchg));
+}
+
+TEST(WriterAnalysis, IntegerViewAtTheSameBinding) {
+  Analyzed A;
+  analyze(A, "%50 = OpAccessChain %25 %11 %30\n"
+             "%51 = OpAtomicCompareExchange %5 %50 %31 %30 %30 %31 %30");
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(10);
+  EXPECT_TRUE(W.Known);
+  EXPECT_EQ(opcodes(A.M, W),
+            (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpAtomicCompareExchange}));
+}
+
+TEST(WriterAnalysis, AnotherBindingIsOtherMemory) {
+  Analyzed A;
+  analyze(A, "%50 = OpAccessChain %25 %11 %30\nOpAtomicStore %50 %31 %30 %31",
+          "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1");
+  WriterAnalysis WA(A.M);
+  EXPECT_EQ(opcodes(A.M, WA.writersOf(10)), std::vector<Op>{Op::OpAtomicFMaxEXT});
+}
+
+TEST(WriterAnalysis, AliasedOrUnboundMayAlias) {
+  for (const char *Decos : {"OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1\n"
+                            "OpDecorate %11 Aliased",
+                            "OpDecorate %11 Binding 1"}) {
+    Analyzed A;
+    analyze(A, "%50 = OpAccessChain %25 %11 %30\n%51 = OpAtomicIAdd %5 %50 %31 %30 %31",
+            Decos);
+    WriterAnalysis WA(A.M);
+    EXPECT_EQ(opcodes(A.M, WA.writersOf(10)),
+              (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpAtomicIAdd}))
+        << Decos;
+  }
+}
+
+TEST(WriterAnalysis, ReadsAndCopiesFollowed) {
+  Analyzed A;
+  analyze(A, "%50 = OpCopyObject %24 %41\n%51 = OpLoad %4 %50\n"
+             "%52 = OpAtomicLoad %4 %41 %31 %30\nOpStore %50 %51");
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(10);
+  EXPECT_TRUE(W.Known);
+  EXPECT_EQ(opcodes(A.M, W), (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpStore}));
+}
+
+TEST(WriterAnalysis, WorkgroupVariable) {
+  Analyzed A;
+  analyze(A, "OpStore %12 %32\n%50 = OpAtomicFMaxEXT %4 %12 %31 %30 %32");
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(12);
+  EXPECT_TRUE(W.Known);
+  EXPECT_EQ(W.Writes.size(), 2u);
+}
+
+TEST(WriterAnalysis, NotKnown) {
+  struct Case {
+    const char *What, *Caps, *Decos;
+  } Cases[] = {
+      {"physical storage buffer addresses",
+       "OpCapability PhysicalStorageBufferAddresses\n"
+       "OpExtension \"SPV_KHR_physical_storage_buffer\"",
+       ""},
+      {"variable pointers",
+       "OpCapability VariablePointersStorageBuffer\n"
+       "OpExtension \"SPV_KHR_variable_pointers\"",
+       ""},
+      {"decoration groups", "", "%60 = OpDecorationGroup\nOpGroupDecorate %60 %11"},
+  };
+  for (const Case &C : Cases) {
+    Analyzed A;
+    std::string Decos = std::string("OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1\n") +
+                        C.Decos;
+    analyze(A, "", Decos, C.Caps);
+    WriterAnalysis WA(A.M);
+    EXPECT_FALSE(WA.writersOf(10).Known) << C.What;
+  }
+}
+
+TEST(WriterAnalysis, PointerPassedToACallIsNotKnown) {
+  Analyzed A;
+  // A call of main itself keeps the module small; only the use matters.
+  analyze(A, "%50 = OpFunctionCall %2 %1 %41");
+  WriterAnalysis WA(A.M);
+  EXPECT_FALSE(WA.writersOf(10).Known);
+}
+
+TEST(WriterAnalysis, ExplicitWorkgroupLayoutIsNotKnown) {
+  Analyzed A;
+  analyze(A, "", "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1",
+          "OpCapability WorkgroupMemoryExplicitLayoutKHR\n"
+          "OpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"");
+  WriterAnalysis WA(A.M);
+  EXPECT_FALSE(WA.writersOf(12).Known);
+  EXPECT_TRUE(WA.writersOf(10).Known);
+}
+
+} // namespace
