@@ -684,6 +684,18 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
         return false;
       }
 
+  // Scope and Semantics are 32-bit integer values (constants, or run-time
+  // values in Kernel modules, which an outlined helper takes as parameters).
+  for (uint32_t K = 1; K <= 2; ++K) {
+    const InstRef T = M.def(typeOf(M.operand(R, K)));
+    if (T == Module::NoInst || M.inst(T).Opcode != Op::OpTypeInt || M.operand(T, 0) != 32) {
+      error(FailureKind::InvalidModule,
+            M.describe(R) + ": Scope or Semantics operand %" +
+                std::to_string(M.operand(R, K)) + " is not a 32-bit integer value");
+      return false;
+    }
+  }
+
   // Early-out is legal for constant Relaxed/Acquire semantics on
   // non-volatile accesses.
   uint64_t Sem = 0;
