@@ -864,6 +864,9 @@ void Lowering::markExclusiveSites() {
 
 bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
   uint32_t Depth = 0;
+  // The composites passed so far: one met again contains itself (only an
+  // invalid module has such a type), and cloning it would never end.
+  std::vector<uint32_t> Seen;
   for (InstRef AC : S.Chain) {
     const uint32_t N = M.numOperands(AC);
     for (uint32_t K = 1; K < N; ++K) {
@@ -876,6 +879,13 @@ bool Lowering::markPath(uint32_t T, const Site &S, InstRef Where, bool Record) {
                   std::to_string(MaxTypeDepth) + " levels)");
         return false;
       }
+      if (std::find(Seen.begin(), Seen.end(), T) != Seen.end()) {
+        error(FailureKind::InvalidModule,
+              M.describe(AC) + ": the access chain goes through type %" +
+                  std::to_string(T) + " twice (a type that contains itself)");
+        return false;
+      }
+      Seen.push_back(T);
       const Inst &TI = M.inst(TD);
       switch (TI.Opcode) {
       case Op::OpTypeStruct: {
