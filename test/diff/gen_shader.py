@@ -119,7 +119,7 @@ def _is_nan(x, w):
 
 
 def race_apply(kind, policy, w, mem, v, exp=0):
-    """(new memory, returned value) of one race operation on \p mem."""
+    """(new memory, returned value) of one race operation on mem."""
     if kind in ("xchg", "uxchg"):
         return v, mem
     if kind == "cas":
@@ -140,8 +140,8 @@ def race_apply(kind, policy, w, mem, v, exp=0):
 
 
 def race_linearizable(policy, w, init, final, ops):
-    """Whether some serial order of \p ops (kind, operand, expected, returned
-    or None) from \p init ends in \p final with every known returned value."""
+    """Whether some serial order of ops (kind, operand, expected, returned
+    or None) from init ends in final with every known returned value."""
     n = len(ops)
     seen = set()
     stack = [(0, init)]
