@@ -152,6 +152,8 @@ private:
   void selectError(InstRef Atomic, InstRef Sel);
   /// The OpTypePointer that \p Id's type is, or NoInst.
   InstRef pointerTypeOf(uint32_t Id) const;
+  bool isLogicalPointer(uint32_t Id) const;
+  bool noLogicalPointerBitcast();
 
   /// What the retyping and element-wise conversions need to know of a type.
   struct TypeFacts {
@@ -296,6 +298,35 @@ InstRef Lowering::pointerTypeOf(uint32_t Id) const {
   return T != Module::NoInst && M.inst(T).Opcode == Op::OpTypePointer
              ? T
              : Module::NoInst;
+}
+
+/// A value whose type is a pointer that Logical addressing governs: any
+/// pointer but a PhysicalStorageBuffer one, in a module that is not
+/// Physical32/Physical64.
+bool Lowering::isLogicalPointer(uint32_t Id) const {
+  const InstRef T = pointerTypeOf(Id);
+  return M.isLogical() && T != Module::NoInst && M.inst(T).Count >= 1 &&
+         pointerClass(M.inst(T).ResultId) != StorageClass::PhysicalStorageBuffer;
+}
+
+/// The output must hold no OpBitcast of a Logical pointer, and the pass
+/// copies the input's instructions: one in the input (invalid SPIR-V that
+/// spirv-val 2023.1 still accepts) is refused before anything is lowered.
+bool Lowering::noLogicalPointerBitcast() {
+  for (const Function &F : M.functions())
+    for (const Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Inst &I = M.inst(R);
+        if (I.Opcode != Op::OpBitcast || I.Count < 1 ||
+            (!isLogicalPointer(I.ResultId) && !isLogicalPointer(M.operand(R, 0))))
+          continue;
+        error(FailureKind::InvalidModule,
+              M.describe(R) + ": OpBitcast of a Logical pointer, which Logical "
+                              "addressing does not allow (only PhysicalStorageBuffer "
+                              "pointers may be bitcast)");
+        return false;
+      }
+  return true;
 }
 
 bool Lowering::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
@@ -736,6 +767,8 @@ bool Lowering::collect() {
       }
   if (!Ok || Sites.empty())
     return Ok;
+  if (!noLogicalPointerBitcast())
+    return false;
 
   // Results that nothing reads, through copies, phis, dead stores and
   // returns (ResultUse).

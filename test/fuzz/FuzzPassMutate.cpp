@@ -11,9 +11,9 @@
 // in sixteen it falls back to libFuzzer's byte-level mutations.
 //
 // Each input is validated with spirv-val first.  Every input goes through
-// fatomic::fuzz::checkPass; a valid one additionally must give valid output
-// without Logical pointer bitcasts, or a failure that does not call the
-// input malformed.
+// fatomic::fuzz::checkPass (no output holds a Logical pointer bitcast); a
+// valid one additionally must give valid output, or a failure that does not
+// call the input malformed.
 //
 //===----------------------------------------------------------------------===//
 

@@ -45,18 +45,18 @@ PassConfig configFor(const std::vector<uint32_t> &Words);
 
 /// Runs the SPIR-V pass on \p Words and checks what holds for any input:
 /// on failure the words are unchanged and at least one error was reported;
-/// on success no error was reported and the output parses.  The same input
-/// always gives the same output.
+/// on success no error was reported, the output parses and holds no OpBitcast
+/// of a Logical pointer.  The same input always gives the same output.
 ///
-/// With \p InputValid (the caller validated the input with spirv-val for
-/// its environment) the output must validate for that environment too, hold
-/// no OpBitcast of a Logical pointer, and be left alone by a second run; a
-/// failure must not call the input malformed.
+/// With \p InputValid (the caller validated the input with validates()) the
+/// output must validate for that environment too and be left alone by a
+/// second run; a failure must not call the input malformed.
 /// Returns the pass's status.
 PassStatus checkPass(const std::vector<uint32_t> &Words, bool InputValid);
 
 /// spirv-val for the environment the module is meant for (Vulkan 1.2 or 1.3
-/// for shaders, universal 1.6 for kernels).
+/// for shaders, universal 1.6 for kernels), and no OpBitcast of a Logical
+/// pointer (which spirv-val 2023.1 does not catch).
 bool validates(const std::vector<uint32_t> &Words);
 
 } // namespace fatomic::fuzz
