@@ -115,6 +115,9 @@ private:
     InstRef D = M.def(Id);
     return D == Module::NoInst ? 0 : M.inst(D).TypeId;
   }
+  /// Whether \p Id is defined with an OpTypeInt type (malformed input may
+  /// use an undefined id, or a value of another type, as an index).
+  bool isIntegerValue(uint32_t Id) const { return M.opOf(typeOf(Id)) == Op::OpTypeInt; }
   StorageClass pointerClass(uint32_t PtrType) const {
     return StorageClass(M.operand(M.def(PtrType), 0));
   }
@@ -491,9 +494,12 @@ bool Lowering::resolveSelect(std::vector<InstRef> &Out, InstRef Sel) {
   if (!flatIndices(CA, IA, MA) || !flatIndices(CB, IB, MB) || MA != MB)
     return false;
   // Indices of one width but either signedness: B's is bitcast to A's type.
+  // A selected index must be an integer value: its type is the select's.
   for (size_t K = 0; K < IA.size(); ++K)
-    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] && typeOf(IA[K]) != typeOf(IB[K]) &&
-        M.scalarWidth(typeOf(IA[K])) != M.scalarWidth(typeOf(IB[K])))
+    if (MA[K] == ~uint64_t{0} && IA[K] != IB[K] &&
+        (!isIntegerValue(IA[K]) || !isIntegerValue(IB[K]) ||
+         (typeOf(IA[K]) != typeOf(IB[K]) &&
+          M.scalarWidth(typeOf(IA[K])) != M.scalarWidth(typeOf(IB[K])))))
       return false;
   bool NonUniform = M.hasDecoration(I.ResultId, spv::Decoration::NonUniform);
   for (InstRef AC : CA)
@@ -567,6 +573,15 @@ void Lowering::selectError(InstRef Atomic, InstRef Sel) {
   auto Name = [&](uint32_t V) {
     return "%" + std::to_string(V) + (M.nameOf(V).empty() ? "" : " (\"" + M.nameOf(V) + "\")");
   };
+  for (const std::vector<InstRef> *Chain : {&CA, &CB})
+    for (InstRef AC : *Chain)
+      for (uint32_t K = 1; K < M.numOperands(AC); ++K)
+        if (!isIntegerValue(M.operand(AC, K))) {
+          error(FailureKind::InvalidModule,
+                M.describe(AC) + ": index %" + std::to_string(M.operand(AC, K)) +
+                    " is not an integer value");
+          return;
+        }
   if (RootA == 0 || RootB == 0) {
     error(FailureKind::UntraceablePointer,
           "the pointer of " + M.describe(Atomic) + " comes from " + M.describe(Sel) +
@@ -708,7 +723,7 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
   // Every index is an integer value (they are passed on, e.g. to a helper).
   for (InstRef AC : S.Chain)
     for (uint32_t K = 1; K < M.numOperands(AC); ++K)
-      if (M.opOf(typeOf(M.operand(AC, K))) != Op::OpTypeInt) {
+      if (!isIntegerValue(M.operand(AC, K))) {
         error(FailureKind::InvalidModule,
               M.describe(AC) + ": index %" + std::to_string(M.operand(AC, K)) +
                   " is not an integer value");
