@@ -1839,12 +1839,20 @@ void Lowering::mutate() {
           Remaining[W <= 64 ? W : 0] = true;
         }
       }
-  if (!Remaining[16])
-    M.removeCapability(spv::Capability::AtomicFloat16MinMaxEXT);
-  if (!Remaining[32])
-    M.removeCapability(spv::Capability::AtomicFloat32MinMaxEXT);
-  if (!Remaining[64])
-    M.removeCapability(spv::Capability::AtomicFloat64MinMaxEXT);
+  // A width's capability goes when no atomic of that width is left.  An
+  // atomic left (native) whose own width's capability the input does not
+  // declare leans on another width's (older validators accept any of the
+  // three): then every declared one stays, as valid as the input was.
+  const std::pair<uint32_t, spv::Capability> MinMaxCaps[] = {
+      {16, spv::Capability::AtomicFloat16MinMaxEXT},
+      {32, spv::Capability::AtomicFloat32MinMaxEXT},
+      {64, spv::Capability::AtomicFloat64MinMaxEXT}};
+  bool Leaning = Remaining[0];
+  for (const auto &[W, Cap] : MinMaxCaps)
+    Leaning |= Remaining[W] && !M.hasCapability(Cap);
+  for (const auto &[W, Cap] : MinMaxCaps)
+    if (!Remaining[W] && !Leaning)
+      M.removeCapability(Cap);
   if (!M.hasCapability(spv::Capability::AtomicFloat16MinMaxEXT) &&
       !M.hasCapability(spv::Capability::AtomicFloat32MinMaxEXT) &&
       !M.hasCapability(spv::Capability::AtomicFloat64MinMaxEXT))
