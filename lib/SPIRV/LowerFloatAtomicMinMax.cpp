@@ -265,6 +265,9 @@ private:
   std::unordered_map<uint32_t, uint32_t> ImageClones;
   bool walkImage(uint32_t Root, bool Apply);
   uint32_t retypedImage(uint32_t Type);
+  /// Whether \p Type is an image or (runtime) arrays of one, which
+  /// retypedImage can rewrite.
+  bool isImageType(uint32_t Type) const;
 };
 
 bool Lowering::constantValue(uint32_t Id, uint64_t &Value) const {
@@ -1481,6 +1484,22 @@ uint32_t Lowering::retypedImage(uint32_t T) {
   return New;
 }
 
+bool Lowering::isImageType(uint32_t T) const {
+  for (uint32_t Depth = 0; Depth <= MaxTypeDepth; ++Depth) {
+    switch (M.opOf(T)) {
+    case Op::OpTypeImage:
+      return true;
+    case Op::OpTypeArray:
+    case Op::OpTypeRuntimeArray:
+      T = M.operand(M.def(T), 0);
+      break;
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
 bool Lowering::walkImage(uint32_t Root, bool Apply) {
   const std::string Var = "image variable %" + std::to_string(Root) +
                           (M.nameOf(Root).empty() ? "" : " (\"" + M.nameOf(Root) + "\")");
@@ -1577,7 +1596,12 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
       }
       switch (K) {
       case Kind::ImagePtr:
-        if ((O == Op::OpAccessChain || O == Op::OpInBoundsAccessChain) && U.Word == 0) {
+        if (!Apply && (O == Op::OpAccessChain || O == Op::OpInBoundsAccessChain ||
+                       O == Op::OpLoad) &&
+            U.Word == 0 &&
+            !isImageType(O == Op::OpLoad ? M.inst(R).TypeId : pointee(M.inst(R).TypeId))) {
+          Reject(R, "has a type that is not an image (or array of images)");
+        } else if ((O == Op::OpAccessChain || O == Op::OpInBoundsAccessChain) && U.Word == 0) {
           if (Apply)
             M.inst(R).TypeId = M.typePointer(StorageClass::UniformConstant,
                                              retypedImage(pointee(M.inst(R).TypeId)));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <set>
 
 namespace fatomic::spirv {
 
@@ -577,6 +578,10 @@ void Module::flattenDecorationGroups() {
         It->second.push_back(R);
   std::vector<InstRef> Out;
   std::vector<uint32_t> Ops;
+  // What the groups write out, once each: a group may carry one decoration
+  // twice, or be applied to one target twice, and a target must not get a
+  // decoration twice.
+  std::set<std::pair<Op, std::vector<uint32_t>>> Written;
   for (InstRef R : Annotations) {
     const Op O = Insts[R].Opcode;
     const uint32_t N = Insts[R].Count;
@@ -601,7 +606,8 @@ void Module::flattenDecorationGroups() {
           Ops.insert(Ops.begin() + 1, operand(R, K + 1));
           Mask = 0b1;
         }
-        Out.push_back(create(NewOp, 0, 0, Ops, Mask, I.IdTail));
+        if (Written.insert({NewOp, Ops}).second)
+          Out.push_back(create(NewOp, 0, 0, Ops, Mask, I.IdTail));
       }
   }
   Annotations = std::move(Out);
