@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VulkanContext.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdio>
@@ -30,27 +32,10 @@
 #include <string>
 #include <vector>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FATOMIC_HAVE_LSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define FATOMIC_HAVE_LSAN 1
-#endif
-#ifdef FATOMIC_HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
-
 namespace {
 /// The driver's allocations during instance and device set-up are exempt
-/// from LeakSanitizer, as in tools/vkcommon (lavapipe leaks a block there).
-struct DriverAllocations {
-#ifdef FATOMIC_HAVE_LSAN
-  DriverAllocations() { __lsan_disable(); }
-  ~DriverAllocations() { __lsan_enable(); }
-#endif
-};
+/// from LeakSanitizer, as in the project's other Vulkan tools.
+using fatomic::vk::DriverAllocations;
 
 VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(
     VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,

@@ -20,30 +20,17 @@
 
 namespace fatomic::vk {
 
-namespace {
-/// Exempts from LeakSanitizer what the Vulkan driver allocates on this
-/// thread while the guard lives.  Mesa's lavapipe leaks a block from a
-/// pthread_once inside vkEnumeratePhysicalDevices (the library is unloaded
-/// by the time LeakSanitizer reports, so the leak has no symbol and no
-/// suppression can name it).  The guard covers only calls into the loader
-/// and driver: every allocation of fatomic's own code stays checked
-/// (test/sanitize/driver-leak.test shows both).
-class DriverAllocations {
-public:
-  DriverAllocations() {
+DriverAllocations::DriverAllocations() {
 #ifdef FATOMIC_HAVE_LSAN
-    __lsan_disable();
+  __lsan_disable();
 #endif
-  }
-  ~DriverAllocations() {
+}
+
+DriverAllocations::~DriverAllocations() {
 #ifdef FATOMIC_HAVE_LSAN
-    __lsan_enable();
+  __lsan_enable();
 #endif
-  }
-  DriverAllocations(const DriverAllocations &) = delete;
-  DriverAllocations &operator=(const DriverAllocations &) = delete;
-};
-} // namespace
+}
 
 void fail(int Code, const std::string &Msg) { throw Failure(Code, Msg); }
 
