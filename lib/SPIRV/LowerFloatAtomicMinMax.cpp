@@ -805,17 +805,11 @@ bool Lowering::collect() {
   }
   // A native atomic on a Workgroup variable that another atomic's lowering
   // retypes would be left on an integer: it is lowered as well.
+  std::vector<InstRef> Chain;
   for (InstRef R : Native) {
     if (SharedRoots.empty())
       break;
-    uint32_t Cur = M.operand(R, 0);
-    for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
-      const Op O = M.opOf(Cur);
-      if (O != Op::OpAccessChain && O != Op::OpInBoundsAccessChain &&
-          O != Op::OpCopyObject)
-        break;
-      Cur = M.operand(M.def(Cur), 0);
-    }
+    const uint32_t Cur = chainRoot(M.operand(R, 0), Chain);
     // A leaf that keeps its float type (f16) keeps its native atomic.
     if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
       continue;
@@ -2197,19 +2191,13 @@ InstRef Lowering::callHelper(Site &S) {
 bool Lowering::collectRetypedAdds() {
   if (SharedRoots.empty())
     return true;
+  std::vector<InstRef> Chain;
   for (Function &F : M.functions())
     for (Block &B : F.Blocks)
       for (InstRef R : B.Body) {
         if (M.inst(R).Opcode != Op::OpAtomicFAddEXT)
           continue;
-        uint32_t Cur = M.operand(R, 0);
-        for (uint32_t Steps = 0; Steps <= M.bound(); ++Steps) {
-          const Op O = M.opOf(Cur);
-          if (O != Op::OpAccessChain && O != Op::OpInBoundsAccessChain &&
-              O != Op::OpCopyObject)
-            break;
-          Cur = M.operand(M.def(Cur), 0);
-        }
+        const uint32_t Cur = chainRoot(M.operand(R, 0), Chain);
         if (!SharedRoots.count(Cur) || !hasFloat(M.inst(R).TypeId))
           continue; // f16 leaves keep their type, and their native add
         Site S;
