@@ -695,9 +695,17 @@ bool Lowering::analyze(InstRef R, Site &S, bool EvenIfNative) {
       return false;
     }
     // The texel pointer, through copies, and the image variable behind it.
+    // A valid module defines each id before its use, so a copy chain ends;
+    // one that does not is a cycle of copies.
     uint32_t TP = Ptr;
-    while (M.opOf(TP) == Op::OpCopyObject)
+    for (uint32_t Steps = 0; Steps <= M.bound() && M.opOf(TP) == Op::OpCopyObject; ++Steps)
       TP = M.operand(M.def(TP), 0);
+    if (M.opOf(TP) == Op::OpCopyObject) {
+      error(FailureKind::InvalidModule,
+            "the Image pointer of " + M.describe(R) + " is copied from itself "
+            "(a cycle of OpCopyObject)");
+      return false;
+    }
     if (M.opOf(TP) != Op::OpImageTexelPointer) {
       error(FailureKind::Unsupported,
             "the Image pointer of " + M.describe(R) + " does not come from "
@@ -1505,7 +1513,9 @@ bool Lowering::walkImage(uint32_t Root, bool Apply) {
       return false;
     }
     uint32_t T = pointee(typeOf(Root));
-    while (M.opOf(T) == Op::OpTypeArray || M.opOf(T) == Op::OpTypeRuntimeArray)
+    for (uint32_t Depth = 0; Depth <= MaxTypeDepth &&
+                             (M.opOf(T) == Op::OpTypeArray || M.opOf(T) == Op::OpTypeRuntimeArray);
+         ++Depth)
       T = M.operand(M.def(T), 0);
     if (M.opOf(T) != Op::OpTypeImage) {
       error(FailureKind::InvalidModule, Var + " does not hold an image");
