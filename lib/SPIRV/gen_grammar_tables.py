@@ -264,7 +264,7 @@ def emit(out, core, t, opcodes, ext_sets, ext_insts):
       'revision %d; do not edit.' % (core['major_version'], core['minor_version'],
                                      core['revision']))
     w('// Included by lib/SPIRV/Grammar.cpp only.')
-    w('namespace fatomic::spirv::grammar::tables {')
+    w('namespace tables {')
     w('constexpr KindInfo Kinds[] = {')
     for (name, cat, ef, en, bf, bn) in t.kinds:
         w('  {"%s", Category::%s, %d, %d, %d, %d},' % (name, cat, ef, en, bf, bn))
@@ -305,7 +305,7 @@ def emit(out, core, t, opcodes, ext_sets, ext_insts):
     w('};')
     idref = t.kind_index['IdRef']
     w('constexpr uint16_t IdRefKind = %d;' % idref)
-    w('} // namespace fatomic::spirv::grammar::tables')
+    w('} // namespace tables')
     text = '\n'.join(L) + '\n'
     try:
         with open(out) as f:
