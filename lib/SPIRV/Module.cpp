@@ -62,19 +62,24 @@ struct ParseState {
     I.Count = P.num_words - Skip;
     I.Begin = M.Arena.allocate(I.Count);
     std::copy(P.words + Skip, P.words + P.num_words, M.Arena.at(I.Begin));
-    grammar::IdWords Ids;
+    const InstRef R = InstRef(M.Insts.size());
     for (uint16_t K = 0; K < P.num_operands; ++K) {
       const spv_parsed_operand_t &Opd = P.operands[K];
       if (Opd.offset < Skip || !isIdOperand(Opd.type))
         continue;
-      for (uint16_t W = 0; W < Opd.num_words; ++W)
-        Ids.set(Opd.offset - Skip + W);
-    }
-    I.IdMask = Ids.low();
-    const InstRef R = InstRef(M.Insts.size());
-    if (Ids.anyHigh()) {
-      I.IdTail = true;
-      M.WideIdWords[R] = Ids.high();
+      for (uint16_t W = 0; W < Opd.num_words; ++W) {
+        const uint32_t Word = Opd.offset - Skip + W;
+        if (Word < 64) {
+          I.IdMask |= uint64_t{1} << Word;
+        } else {
+          // Words from 64 on: a mask word per 64 operand words.
+          I.IdTail = true;
+          std::vector<uint64_t> &High = M.WideIdWords[R];
+          if (High.size() <= (Word - 64) / 64)
+            High.resize((Word - 64) / 64 + 1, 0);
+          High[(Word - 64) / 64] |= uint64_t{1} << ((Word - 64) % 64);
+        }
+      }
     }
     M.Insts.push_back(I);
     if (P.result_id) {
