@@ -148,6 +148,19 @@ public:
     ++Epoch;
   }
   const uint32_t *operands(InstRef R) const { return Arena.at(Insts[R].Begin); }
+  /// Sets the result type (invalidates the use lists; writing
+  /// inst(R).TypeId directly does not).
+  void setType(InstRef R, uint32_t TypeId) {
+    Insts[R].TypeId = TypeId;
+    ++Epoch;
+  }
+  /// Gives \p R the result id \p Id and records it as Id's definition
+  /// (invalidates the use lists).
+  void setResult(InstRef R, uint32_t Id) {
+    Insts[R].ResultId = Id;
+    DefOf[Id] = R;
+    ++Epoch;
+  }
   /// The literal string starting at operand word \p I.
   std::string stringOperand(InstRef R, uint32_t I) const;
   /// Whether operand word \p W of \p R is an id.
@@ -189,9 +202,9 @@ public:
   /// the lists are current (no edit since buildUses()) and that \p Id
   /// existed when they were built.
   UseRange uses(uint32_t Id) const;
-  /// Counts edits that invalidate the use lists: setOperand, create() of an
-  /// instruction that names ids, place(), flattenDecorationGroups(),
-  /// invalidateUses().
+  /// Counts edits that invalidate the use lists: setOperand, setType,
+  /// setResult, create() of an instruction that names ids, place(),
+  /// flattenDecorationGroups(), invalidateUses().
   uint64_t epoch() const { return Epoch; }
   bool usesCurrent() const { return UsesEpoch == Epoch; }
   /// Records an edit made through the layout vectors directly.

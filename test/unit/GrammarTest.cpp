@@ -351,6 +351,20 @@ TEST(ModuleGrammar, EpochCountsEditsThatInvalidateUses) {
   M.buildUses();
   M.setOperand(M.def(8), 0, 6);
   EXPECT_FALSE(M.usesCurrent());
+  M.buildUses();
+  M.setType(M.def(8), 5);
+  EXPECT_FALSE(M.usesCurrent());
+  M.buildUses();
+  const uint32_t Fresh = M.newId();
+  M.setResult(M.def(8), Fresh);
+  EXPECT_FALSE(M.usesCurrent());
+  EXPECT_EQ(M.inst(M.def(Fresh)).ResultId, Fresh);
+  M.buildUses();
+  M.place(Section::Global, M.create(Op::OpTypeInt, 0, M.newId(), {16, 0}));
+  EXPECT_FALSE(M.usesCurrent());
+  M.buildUses();
+  M.place(M.functions()[0].Blocks[0], 0, M.create(Op::OpNop, 0, 0, {}));
+  EXPECT_FALSE(M.usesCurrent());
 }
 
 #ifndef NDEBUG
