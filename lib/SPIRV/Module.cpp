@@ -1,265 +1,30 @@
 //===- Module.cpp - A compact SPIR-V module for lowering passes -----------===//
+//
+// Owns the module IR's storage and edits: the operand arena, create() with
+// the grammar's id words (or a checked hand-written mask), emit(), the use
+// lists and their edit epoch, de-duplicated types and constants, and the
+// queries on capabilities, extensions and decorations.  Parsing is in
+// ModuleParse.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Module.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <set>
 
 namespace fatomic::spirv {
 
-namespace {
-
-bool isIdOperand(spv_operand_type_t T) {
-  switch (T) {
-  case SPV_OPERAND_TYPE_ID:
-  case SPV_OPERAND_TYPE_TYPE_ID:
-  case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
-  case SPV_OPERAND_TYPE_SCOPE_ID:
-    return true;
-  default:
-    return false;
-  }
-}
-
-Section sectionOf(Op O) {
-  switch (O) {
-  case Op::OpCapability:
-    return Section::Capability;
-  case Op::OpExtension:
-    return Section::Extension;
-  case Op::OpExtInstImport:
-    return Section::ExtInstImport;
-  case Op::OpMemoryModel:
-    return Section::MemoryModel;
-  case Op::OpEntryPoint:
-    return Section::EntryPoint;
-  case Op::OpExecutionMode:
-  case Op::OpExecutionModeId:
-    return Section::ExecutionMode;
-  case Op::OpString:
-  case Op::OpSourceExtension:
-  case Op::OpSource:
-  case Op::OpSourceContinued:
-  case Op::OpName:
-  case Op::OpMemberName:
-  case Op::OpModuleProcessed:
-    return Section::Debug;
-  case Op::OpDecorate:
-  case Op::OpMemberDecorate:
-  case Op::OpDecorationGroup:
-  case Op::OpGroupDecorate:
-  case Op::OpGroupMemberDecorate:
-  case Op::OpDecorateId:
-  case Op::OpDecorateString:
-  case Op::OpMemberDecorateString:
-    return Section::Annotation;
-  default:
-    return Section::Global;
-  }
-}
-
-} // namespace
-
-/// State threaded through spvBinaryParse's callbacks.
-struct ParseState {
-  Module &M;
-  std::string Error;
-  Function *Fn = nullptr;
-  Block *Blk = nullptr;
-  bool SawMemoryModel = false;
-
-  spv_result_t header(spv_endianness_t, uint32_t, uint32_t Version,
-                      uint32_t Generator, uint32_t Bound, uint32_t Schema) {
-    if (Bound == 0 || Bound > 0x400000) {
-      Error = "id bound " + std::to_string(Bound) +
-              " is out of range (1 to 4194304)";
-      return SPV_ERROR_INVALID_BINARY;
-    }
-    M.Version = Version;
-    M.Generator = Generator;
-    M.Bound = Bound;
-    M.Schema = Schema;
-    M.DefOf.assign(Bound, Module::NoInst);
-    return SPV_SUCCESS;
-  }
-
-  spv_result_t instruction(const spv_parsed_instruction_t &P) {
-    const Op O = Op(P.opcode);
-    // Operand words exclude the leading word and the type/result ids.
-    Inst I;
-    I.Opcode = O;
-    I.TypeId = P.type_id;
-    I.ResultId = P.result_id;
-    I.Begin = uint32_t(M.Arena.size());
-    uint32_t Skip = 1 + (P.type_id ? 1 : 0) + (P.result_id ? 1 : 0);
-    // Type and result ids are always the first operands when present.
-    I.Count = P.num_words - Skip;
-    M.Arena.insert(M.Arena.end(), P.words + Skip, P.words + P.num_words);
-    for (uint16_t K = 0; K < P.num_operands; ++K) {
-      const spv_parsed_operand_t &Opd = P.operands[K];
-      if (Opd.offset < Skip || !isIdOperand(Opd.type))
-        continue;
-      for (uint16_t W = 0; W < Opd.num_words; ++W) {
-        const uint32_t Word = Opd.offset - Skip + W;
-        if (Word < 64)
-          I.IdMask |= uint64_t{1} << Word;
-        else
-          I.IdTail = true;
-      }
-    }
-    const InstRef R = InstRef(M.Insts.size());
-    M.Insts.push_back(I);
-    if (P.result_id) {
-      if (P.result_id >= M.Bound) {
-        Error = "result id %" + std::to_string(P.result_id) +
-                " is not below the id bound " + std::to_string(M.Bound);
-        return SPV_ERROR_INVALID_ID;
-      }
-      M.DefOf[P.result_id] = R;
-    }
-
-    switch (O) {
-    case Op::OpFunction:
-      if (Fn) {
-        Error = "OpFunction inside a function";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
-      M.Functions.emplace_back();
-      Fn = &M.Functions.back();
-      Fn->Def = R;
-      return SPV_SUCCESS;
-    case Op::OpFunctionParameter:
-      if (!Fn || !Fn->Blocks.empty()) {
-        Error = "OpFunctionParameter outside a function header";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
-      Fn->Params.push_back(R);
-      return SPV_SUCCESS;
-    case Op::OpLabel:
-      if (!Fn || Blk) {
-        Error = "OpLabel outside a function or inside a block";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
-      Fn->Blocks.emplace_back();
-      Blk = &Fn->Blocks.back();
-      Blk->Label = P.result_id;
-      Blk->LabelInst = R;
-      return SPV_SUCCESS;
-    case Op::OpFunctionEnd:
-      if (!Fn || Blk) {
-        Error = "OpFunctionEnd outside a function or inside a block";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
-      Fn->End = R;
-      Fn = nullptr;
-      return SPV_SUCCESS;
-    default:
-      break;
-    }
-
-    if (Fn) {
-      if (!Blk) {
-        Error = std::string("instruction outside a block in a function");
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
-      Blk->Body.push_back(R);
-      if (spvOpcodeIsTerminator(O))
-        Blk = nullptr;
-      return SPV_SUCCESS;
-    }
-    if (O == Op::OpMemoryModel) {
-      SawMemoryModel = true;
-      M.Addressing = spv::AddressingModel(P.words[1]);
-    }
-    M.Sections[unsigned(sectionOf(O))].push_back(R);
-    return SPV_SUCCESS;
-  }
-
-  static bool spvOpcodeIsTerminator(Op O) {
-    switch (O) {
-    case Op::OpBranch:
-    case Op::OpBranchConditional:
-    case Op::OpSwitch:
-    case Op::OpReturn:
-    case Op::OpReturnValue:
-    case Op::OpKill:
-    case Op::OpUnreachable:
-    case Op::OpTerminateInvocation:
-    case Op::OpIgnoreIntersectionKHR:
-    case Op::OpTerminateRayKHR:
-    case Op::OpEmitMeshTasksEXT:
-      return true;
-    default:
-      return false;
-    }
-  }
-};
-
-bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
-  *this = Module();
-  if (NumWords < 5) {
-    Error = "not a SPIR-V module: " + std::to_string(NumWords * 4) +
-            " bytes is shorter than the 20-byte header";
-    return false;
-  }
-  if (Words[0] != spv::MagicNumber) {
-    uint32_t Swapped = __builtin_bswap32(Words[0]);
-    if (Swapped != spv::MagicNumber) {
-      char Buf[64];
-      std::snprintf(Buf, sizeof Buf, "not a SPIR-V module: bad magic 0x%08x",
-                    Words[0]);
-      Error = Buf;
-      return false;
-    }
-  }
-  Arena.reserve(NumWords);
-  Insts.reserve(NumWords / 4);
-  ParseState S{*this, {}};
-  auto Ctx = std::unique_ptr<spv_context_t, void (*)(spv_context)>(
-      spvContextCreate(SPV_ENV_UNIVERSAL_1_6), spvContextDestroy);
-  spv_diagnostic Diag = nullptr;
-  const spv_result_t Res = spvBinaryParse(
-      Ctx.get(), &S, Words, NumWords,
-      [](void *U, spv_endianness_t E, uint32_t Magic, uint32_t V, uint32_t G,
-         uint32_t B, uint32_t Sch) {
-        return static_cast<ParseState *>(U)->header(E, Magic, V, G, B, Sch);
-      },
-      [](void *U, const spv_parsed_instruction_t *P) {
-        return static_cast<ParseState *>(U)->instruction(*P);
-      },
-      &Diag);
-  if (Res != SPV_SUCCESS) {
-    if (!S.Error.empty()) {
-      Error = S.Error;
-    } else if (Diag && Diag->error) {
-      Error = Diag->error;
-      if (Diag->position.index)
-        Error += " (instruction " + std::to_string(Diag->position.index) + ")";
-    } else {
-      Error = "invalid SPIR-V binary";
-    }
-    spvDiagnosticDestroy(Diag);
-    return false;
-  }
-  spvDiagnosticDestroy(Diag);
-  if (S.Fn) {
-    Error = "truncated module: the last function has no OpFunctionEnd";
-    return false;
-  }
-  if (!S.SawMemoryModel) {
-    Error = "module has no OpMemoryModel";
-    return false;
-  }
-  return true;
-}
-
 std::string Module::stringOperand(InstRef R, uint32_t I) const {
   std::string Out;
   const Inst &In = Insts[R];
+  const uint32_t *Ops = operands(R);
   for (uint32_t W = I; W < In.Count; ++W) {
-    uint32_t V = Arena[In.Begin + W];
+    uint32_t V = Ops[W];
     for (int B = 0; B < 4; ++B) {
       char C = char((V >> (8 * B)) & 0xFF);
       if (!C)
@@ -270,37 +35,122 @@ std::string Module::stringOperand(InstRef R, uint32_t I) const {
   return Out;
 }
 
-InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                       const uint32_t *First, const uint32_t *Last,
-                       uint64_t IdMask, bool IdTail) {
+uint32_t OperandArena::allocate(uint32_t N) {
+  if (Chunks.empty() || Used >= ChunkWords || Cap - Used < N) {
+    Cap = std::max(ChunkWords, N);
+    Chunks.emplace_back(new uint32_t[Cap]);
+    Used = 0;
+  }
+  const uint32_t Loc = (uint32_t(Chunks.size() - 1) << 16) | Used;
+  Used += N;
+  return Loc;
+}
+
+bool Module::isIdWord(InstRef R, uint32_t W) const {
+  const Inst &I = Insts[R];
+  if (W >= I.Count)
+    return false;
+  if (W < 64)
+    return (I.IdMask >> W) & 1;
+  if (!I.IdTail)
+    return false;
+  const auto It = WideIdWords.find(R);
+  const uint32_t K = (W - 64) / 64;
+  return It != WideIdWords.end() && K < It->second.size() &&
+         ((It->second[K] >> ((W - 64) % 64)) & 1);
+}
+
+grammar::IdWords Module::grammarIdWords(Op Opcode, const uint32_t *Ops,
+                                        uint32_t N) const {
+  grammar::OperandContext C;
+  const InstRef D = N > 0 ? def(Ops[0]) : NoInst;
+  if (Opcode == Op::OpExtInst && D != NoInst &&
+      Insts[D].Opcode == Op::OpExtInstImport)
+    C.ExtSet = grammar::extInstSet(stringOperand(D, 0));
+  else if (Opcode == Op::OpSwitch && D != NoInst &&
+           scalarWidth(Insts[D].TypeId) == 64)
+    C.SwitchLiteralWords = 2;
+  return grammar::idWords(Opcode, Ops, N, C);
+}
+
+InstRef Module::store(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                      const uint32_t *First, const uint32_t *Last,
+                      const grammar::IdWords &Ids) {
   Inst I;
   I.Opcode = Opcode;
   I.TypeId = TypeId;
   I.ResultId = ResultId;
-  I.Begin = uint32_t(Arena.size());
   I.Count = uint32_t(Last - First);
-  I.IdMask = IdMask;
-  I.IdTail = IdTail;
-  Arena.insert(Arena.end(), First, Last);
+  I.Begin = Arena.allocate(I.Count);
+  std::copy(First, Last, Arena.at(I.Begin));
+  I.IdMask = Ids.low();
   const InstRef R = InstRef(Insts.size());
+  if (Ids.anyHigh()) {
+    I.IdTail = true;
+    WideIdWords[R] = Ids.high();
+  }
   Insts.push_back(I);
   if (ResultId)
     DefOf[ResultId] = R;
+  // A new instruction that names ids adds uses (once placed).
+  if (TypeId || I.IdMask || I.IdTail)
+    ++Epoch;
   return R;
+}
+
+InstRef Module::createFromGrammar(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                                  const uint32_t *First, const uint32_t *Last) {
+  return store(Opcode, TypeId, ResultId, First, Last,
+               grammarIdWords(Opcode, First, uint32_t(Last - First)));
+}
+
+InstRef Module::createWithMask(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                               const uint32_t *First, const uint32_t *Last,
+                               uint64_t IdMask, bool IdTail) {
+  const uint32_t N = uint32_t(Last - First);
+  grammar::IdWords Given;
+  for (uint64_t M = N >= 64 ? IdMask : IdMask & ((uint64_t{1} << N) - 1); M; M &= M - 1)
+    Given.set(uint32_t(__builtin_ctzll(M)));
+  for (uint32_t W = 64; IdTail && W < N; ++W)
+    Given.set(W);
+#ifndef NDEBUG
+  const grammar::IdWords Grammar = grammarIdWords(Opcode, First, N);
+  if (Given != Grammar) {
+    std::fprintf(stderr,
+                 "fatomic: create(Op%s): the given id mask 0x%llx%s differs "
+                 "from the grammar's 0x%llx%s\n",
+                 spvOpcodeString(uint32_t(Opcode)), (unsigned long long)Given.low(),
+                 Given.anyHigh() ? "+tail" : "", (unsigned long long)Grammar.low(),
+                 Grammar.anyHigh() ? "+tail" : "");
+    assert(false && "hand-written id mask differs from the grammar's");
+  }
+#endif
+  return store(Opcode, TypeId, ResultId, First, Last, Given);
+}
+
+InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                       std::initializer_list<uint32_t> Operands) {
+  return createFromGrammar(Opcode, TypeId, ResultId, Operands.begin(), Operands.end());
+}
+
+InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                       const std::vector<uint32_t> &Operands) {
+  return createFromGrammar(Opcode, TypeId, ResultId, Operands.data(),
+                           Operands.data() + Operands.size());
 }
 
 InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                        std::initializer_list<uint32_t> Operands,
                        uint64_t IdMask) {
-  return create(Opcode, TypeId, ResultId, Operands.begin(), Operands.end(),
-                IdMask, false);
+  return createWithMask(Opcode, TypeId, ResultId, Operands.begin(),
+                        Operands.end(), IdMask, false);
 }
 
 InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                        const std::vector<uint32_t> &Operands, uint64_t IdMask,
                        bool IdTail) {
-  return create(Opcode, TypeId, ResultId, Operands.data(),
-                Operands.data() + Operands.size(), IdMask, IdTail);
+  return createWithMask(Opcode, TypeId, ResultId, Operands.data(),
+                        Operands.data() + Operands.size(), IdMask, IdTail);
 }
 
 std::vector<uint32_t> Module::emit() const {
@@ -322,7 +172,7 @@ std::vector<uint32_t> Module::emit() const {
       *P++ = I.TypeId;
     if (I.ResultId)
       *P++ = I.ResultId;
-    P = std::copy_n(Arena.data() + I.Begin, I.Count, P);
+    P = std::copy_n(Arena.at(I.Begin), I.Count, P);
   };
   forEachPlaced(Put);
   return Out;
@@ -330,7 +180,7 @@ std::vector<uint32_t> Module::emit() const {
 
 void Module::reserve(size_t NumInsts, size_t NumWords) {
   Insts.reserve(Insts.size() + NumInsts);
-  Arena.reserve(Arena.size() + NumWords);
+  Arena.reserveChunks(NumWords);
 }
 
 // ---- uses ------------------------------------------------------------------
@@ -341,9 +191,16 @@ void Module::buildUses() {
     const Inst &I = Insts[R];
     if (I.TypeId)
       Fn(I.TypeId, ~0u);
-    for (uint32_t W = 0; W < I.Count; ++W)
-      if ((W < 64 && (I.IdMask >> W) & 1) || (W >= 64 && I.IdTail))
-        Fn(Arena[I.Begin + W], W);
+    const uint32_t *Ops = Arena.at(I.Begin);
+    for (uint64_t Mask = I.IdMask; Mask; Mask &= Mask - 1) {
+      const uint32_t W = uint32_t(__builtin_ctzll(Mask));
+      if (W < I.Count)
+        Fn(Ops[W], W);
+    }
+    if (I.IdTail)
+      for (uint32_t W = 64; W < I.Count; ++W)
+        if (isIdWord(R, W))
+          Fn(Ops[W], W);
   };
   // Only placed instructions count.
   forEachPlaced([&](InstRef R) {
@@ -362,9 +219,14 @@ void Module::buildUses() {
         UseList[Fill[Id]++] = Use{R, W};
     });
   });
+  UsesEpoch = Epoch;
 }
 
 UseRange Module::uses(uint32_t Id) const {
+  assert(UsesEpoch == Epoch &&
+         "use lists are stale: an edit came after buildUses()");
+  assert(Id + 1 < UseBegin.size() &&
+         "uses() of an id created after buildUses()");
   if (Id + 1 >= UseBegin.size())
     return {};
   return {UseList.data() + UseBegin[Id], UseList.data() + UseBegin[Id + 1]};
@@ -397,7 +259,7 @@ void Module::buildTypeConstIndex() {
     case Op::OpConstantFalse:
       // Candidates for sharing; findOrAdd passes over decorated pointers
       // and constants.
-      TypeConstIndex.emplace(keyHash(I.Opcode, I.TypeId, Arena.data() + I.Begin, I.Count),
+      TypeConstIndex.emplace(keyHash(I.Opcode, I.TypeId, Arena.at(I.Begin), I.Count),
                              I.ResultId);
       break;
     default:
@@ -408,7 +270,7 @@ void Module::buildTypeConstIndex() {
 }
 
 uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops,
-                           uint32_t N, uint64_t IdMask) {
+                           uint32_t N) {
   if (!IndexBuilt)
     buildTypeConstIndex();
   const uint64_t H = keyHash(Opcode, TypeId, Ops, N);
@@ -423,45 +285,58 @@ uint32_t Module::findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops,
                               Opcode == Op::OpTypeInt ||
                               Opcode == Op::OpTypeVector;
     if (I.Opcode == Opcode && I.TypeId == TypeId && I.Count == N &&
-        std::equal(Ops, Ops + N, Arena.begin() + I.Begin) &&
+        std::equal(Ops, Ops + N, Arena.at(I.Begin)) &&
         (MustBeUnique || !isDecorated(I.ResultId)))
       return I.ResultId;
   }
   const uint32_t Id = newId();
-  section(Section::Global).push_back(create(Opcode, TypeId, Id, Ops, Ops + N, IdMask, false));
+  section(Section::Global).push_back(createFromGrammar(Opcode, TypeId, Id, Ops, Ops + N));
   TypeConstIndex.emplace(H, Id);
   return Id;
 }
 
-uint32_t Module::typeBool() { return findOrAdd(Op::OpTypeBool, 0, {}, 0); }
+uint32_t Module::typeBool() { return findOrAdd(Op::OpTypeBool, 0, {}); }
 
 uint32_t Module::typeInt(uint32_t Width, bool Signed) {
-  return findOrAdd(Op::OpTypeInt, 0, {Width, Signed ? 1u : 0u}, 0);
+  return findOrAdd(Op::OpTypeInt, 0, {Width, Signed ? 1u : 0u});
 }
 
 uint32_t Module::typeVector(uint32_t Component, uint32_t Count) {
-  return findOrAdd(Op::OpTypeVector, 0, {Component, Count}, 0b1);
+  return findOrAdd(Op::OpTypeVector, 0, {Component, Count});
 }
 
 uint32_t Module::typePointer(spv::StorageClass SC, uint32_t Pointee) {
-  return findOrAdd(Op::OpTypePointer, 0, {uint32_t(SC), Pointee}, 0b10);
+  return findOrAdd(Op::OpTypePointer, 0, {uint32_t(SC), Pointee});
 }
 
 uint32_t Module::typeImage(const std::vector<uint32_t> &Operands) {
-  return findOrAdd(Op::OpTypeImage, 0, Operands.data(), uint32_t(Operands.size()), 0b1);
+  return findOrAdd(Op::OpTypeImage, 0, Operands.data(), uint32_t(Operands.size()));
 }
 
 uint32_t Module::typeFunction(uint32_t Return, const std::vector<uint32_t> &Params) {
   std::vector<uint32_t> Ops{Return};
   Ops.insert(Ops.end(), Params.begin(), Params.end());
-  return findOrAdd(Op::OpTypeFunction, 0, Ops.data(), uint32_t(Ops.size()), ~uint64_t{0});
+  return findOrAdd(Op::OpTypeFunction, 0, Ops.data(), uint32_t(Ops.size()));
 }
 
 uint32_t Module::constantInt(uint32_t IntType, uint64_t Value) {
   if (scalarWidth(IntType) == 64)
     return findOrAdd(Op::OpConstant, IntType,
-                     {uint32_t(Value), uint32_t(Value >> 32)}, 0);
-  return findOrAdd(Op::OpConstant, IntType, {uint32_t(Value)}, 0);
+                     {uint32_t(Value), uint32_t(Value >> 32)});
+  return findOrAdd(Op::OpConstant, IntType, {uint32_t(Value)});
+}
+
+uint32_t Module::addType(Op Opcode, const std::vector<uint32_t> &Operands) {
+  const uint32_t Id = newId();
+  section(Section::Global).push_back(create(Opcode, 0, Id, Operands));
+  return Id;
+}
+
+uint32_t Module::addGlobal(Op Opcode, uint32_t TypeId,
+                           std::initializer_list<uint32_t> Operands) {
+  const uint32_t Id = newId();
+  section(Section::Global).push_back(create(Opcode, TypeId, Id, Operands));
+  return Id;
 }
 
 uint32_t Module::addType(Op Opcode, const std::vector<uint32_t> &Operands,
@@ -490,7 +365,7 @@ bool Module::hasCapability(spv::Capability C) const {
 
 void Module::addCapability(spv::Capability C) {
   if (!hasCapability(C))
-    section(Section::Capability).push_back(create(Op::OpCapability, 0, 0, {uint32_t(C)}, 0));
+    section(Section::Capability).push_back(create(Op::OpCapability, 0, 0, {uint32_t(C)}));
 }
 
 void Module::removeCapability(spv::Capability C) {
@@ -598,19 +473,18 @@ void Module::flattenDecorationGroups() {
         Ops.assign(operands(D), operands(D) + I.Count);
         Ops[0] = operand(R, K);
         Op NewOp = I.Opcode;
-        uint64_t Mask = I.IdMask;
         if (Member) {
           if (I.Opcode != Op::OpDecorate && I.Opcode != Op::OpDecorateString)
             continue; // OpDecorateId has no member form
           NewOp = I.Opcode == Op::OpDecorate ? Op::OpMemberDecorate : Op::OpMemberDecorateString;
           Ops.insert(Ops.begin() + 1, operand(R, K + 1));
-          Mask = 0b1;
         }
         if (Written.insert({NewOp, Ops}).second)
-          Out.push_back(create(NewOp, 0, 0, Ops, Mask, I.IdTail));
+          Out.push_back(create(NewOp, 0, 0, Ops));
       }
   }
   Annotations = std::move(Out);
+  ++Epoch;
   DecoIndex.clear();
   DecoIndexed = 0;
   std::vector<InstRef> &Debug = section(Section::Debug);
@@ -627,7 +501,7 @@ void Module::addDecoration(uint32_t Id, spv::Decoration D,
                            std::initializer_list<uint32_t> Literals) {
   std::vector<uint32_t> Ops{Id, uint32_t(D)};
   Ops.insert(Ops.end(), Literals.begin(), Literals.end());
-  section(Section::Annotation).push_back(create(Op::OpDecorate, 0, 0, Ops, 0b1));
+  section(Section::Annotation).push_back(create(Op::OpDecorate, 0, 0, Ops));
 }
 
 uint32_t Module::scalarWidth(uint32_t TypeId) const {

@@ -12,7 +12,12 @@
 //    index is the terminator).
 //  - Per-id definitions; use lists built on demand from the id-operand masks
 //    that the parser records (operand kinds come from SPIRV-Tools' grammar
-//    through spvBinaryParse).
+//    through spvBinaryParse) and that create() takes from the SPIR-V grammar
+//    (Grammar.h).
+//  - Facts that edits invalidate are guarded: the use lists carry the edit
+//    epoch they were built at, and in debug builds uses() asserts that no
+//    edit came since; instructions and operand words live in chunks that
+//    never move, so an Inst& or operands() pointer survives create().
 //  - Types de-duplicated per opcode and constants by a hashed key, for the
 //    types and constants a lowering creates.
 //  - Ids come from a counter; emit() writes the new bound.
@@ -21,11 +26,14 @@
 #ifndef FATOMIC_SPIRV_MODULE_H
 #define FATOMIC_SPIRV_MODULE_H
 
+#include "Grammar.h"
+
 #include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp11>
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,10 +42,11 @@ namespace fatomic::spirv {
 
 using spv::Op;
 
-/// One instruction.  Operands live in Module::Arena[Begin, Begin + Count).
+/// One instruction.  Operands live in the module's operand arena at Begin
+/// (Module::operands()).
 struct Inst {
-  /// Bit i set: operand word i is an id (only the first 64 words; longer
-  /// instructions set IdTail: every word from 64 on is an id).
+  /// Bit i set: operand word i is an id (only the first 64 words).  IdTail
+  /// set: some word from 64 on is an id; Module::isIdWord() knows which.
   uint64_t IdMask = 0;
   Op Opcode = Op::OpNop;
   uint32_t TypeId = 0;
@@ -51,6 +60,44 @@ static_assert(sizeof(Inst) == 32, "Inst is meant to stay at 32 bytes");
 
 using InstRef = uint32_t; ///< index into Module::Insts
 
+/// Storage that never moves what it holds: elements live in fixed-size
+/// chunks, so a reference survives push_back.
+template <typename T, unsigned ChunkBits> class ChunkedVector {
+public:
+  static constexpr size_t ChunkSize = size_t{1} << ChunkBits;
+  T &operator[](size_t I) { return Chunks[I >> ChunkBits][I & (ChunkSize - 1)]; }
+  const T &operator[](size_t I) const { return Chunks[I >> ChunkBits][I & (ChunkSize - 1)]; }
+  size_t size() const { return Size; }
+  void push_back(const T &V) {
+    if ((Size & (ChunkSize - 1)) == 0)
+      Chunks.emplace_back(new T[ChunkSize]);
+    (*this)[Size++] = V;
+  }
+  void reserve(size_t N) { Chunks.reserve((N + ChunkSize - 1) >> ChunkBits); }
+
+private:
+  std::vector<std::unique_ptr<T[]>> Chunks;
+  size_t Size = 0;
+};
+
+/// Operand words in chunks that never move.  One instruction's words are
+/// contiguous in one chunk; a location is (chunk << 16) | offset, and an
+/// instruction longer than a chunk gets a chunk of its own.
+class OperandArena {
+public:
+  static constexpr uint32_t ChunkWords = 1u << 16;
+  uint32_t *at(uint32_t Loc) { return Chunks[Loc >> 16].get() + (Loc & 0xFFFF); }
+  const uint32_t *at(uint32_t Loc) const { return Chunks[Loc >> 16].get() + (Loc & 0xFFFF); }
+  /// Room for \p N words; returns their location.
+  uint32_t allocate(uint32_t N);
+  void reserveChunks(size_t Words) { Chunks.reserve(Chunks.size() + Words / ChunkWords + 1); }
+
+private:
+  std::vector<std::unique_ptr<uint32_t[]>> Chunks;
+  uint32_t Used = ChunkWords; ///< words used in the last chunk
+  uint32_t Cap = 0;           ///< words in the last chunk
+};
+
 struct Block {
   uint32_t Label = 0;          ///< the OpLabel's result id
   InstRef LabelInst = 0;
@@ -62,20 +109,6 @@ struct Function {
   std::vector<InstRef> Params; ///< OpFunctionParameter
   std::vector<Block> Blocks;
   InstRef End = 0;             ///< OpFunctionEnd
-};
-
-/// Sections in the order of the logical layout (SPIR-V 2.4).
-enum class Section : unsigned {
-  Capability,
-  Extension,
-  ExtInstImport,
-  MemoryModel,
-  EntryPoint,
-  ExecutionMode,
-  Debug,        ///< OpString, OpSource*, OpName, OpMemberName, OpModuleProcessed
-  Annotation,   ///< decorations
-  Global,       ///< types, constants, global variables, OpUndef, OpLine...
-  Count
 };
 
 struct Use {
@@ -104,22 +137,55 @@ public:
   void reserve(size_t NumInsts, size_t NumWords);
 
   // ---- instructions -----------------------------------------------------
+  // References and operands() pointers stay valid across create().
   const Inst &inst(InstRef R) const { return Insts[R]; }
   Inst &inst(InstRef R) { return Insts[R]; }
-  uint32_t operand(InstRef R, uint32_t I) const { return Arena[Insts[R].Begin + I]; }
+  uint32_t operand(InstRef R, uint32_t I) const { return operands(R)[I]; }
   uint32_t numOperands(InstRef R) const { return Insts[R].Count; }
-  void setOperand(InstRef R, uint32_t I, uint32_t Value) { Arena[Insts[R].Begin + I] = Value; }
-  const uint32_t *operands(InstRef R) const { return Arena.data() + Insts[R].Begin; }
+  /// Sets operand word \p I (invalidates the use lists).
+  void setOperand(InstRef R, uint32_t I, uint32_t Value) {
+    Arena.at(Insts[R].Begin)[I] = Value;
+    ++Epoch;
+  }
+  const uint32_t *operands(InstRef R) const { return Arena.at(Insts[R].Begin); }
+  /// Sets the result type (invalidates the use lists; writing
+  /// inst(R).TypeId directly does not).
+  void setType(InstRef R, uint32_t TypeId) {
+    Insts[R].TypeId = TypeId;
+    ++Epoch;
+  }
+  /// Gives \p R the result id \p Id and records it as Id's definition
+  /// (invalidates the use lists).
+  void setResult(InstRef R, uint32_t Id) {
+    Insts[R].ResultId = Id;
+    DefOf[Id] = R;
+    ++Epoch;
+  }
   /// The literal string starting at operand word \p I.
   std::string stringOperand(InstRef R, uint32_t I) const;
+  /// Whether operand word \p W of \p R is an id.
+  bool isIdWord(InstRef R, uint32_t W) const;
 
-  /// Creates an instruction (not placed anywhere yet).  \p IdMask marks the
-  /// operand words that are ids (bit i = word i).
+  /// Creates an instruction (not placed anywhere yet); the grammar says
+  /// which operand words are ids.  Creating an instruction that names ids
+  /// invalidates the use lists.
+  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                 std::initializer_list<uint32_t> Operands);
+  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                 const std::vector<uint32_t> &Operands);
+  /// The same with a hand-written mask: \p IdMask marks the operand words
+  /// that are ids (bit i = word i), \p IdTail every word from 64 on.  Debug
+  /// builds assert that it equals the grammar's.  (Kept while callers move
+  /// to the overloads above.)
   InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                  std::initializer_list<uint32_t> Operands, uint64_t IdMask);
   InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                  const std::vector<uint32_t> &Operands, uint64_t IdMask,
                  bool IdTail = false);
+  /// The operand words of a new \p Opcode instruction with these operands
+  /// that are ids, as the grammar has them (OpExtInst's set and OpSwitch's
+  /// selector width are looked up in this module).
+  grammar::IdWords grammarIdWords(Op Opcode, const uint32_t *Operands, uint32_t N) const;
 
   // ---- ids and definitions ------------------------------------------------
   uint32_t bound() const { return Bound; }
@@ -132,9 +198,30 @@ public:
 
   /// Use lists, built from scratch (invalidated by any edit).
   void buildUses();
+  /// The uses of \p Id by placed instructions.  Debug builds assert that
+  /// the lists are current (no edit since buildUses()) and that \p Id
+  /// existed when they were built.
   UseRange uses(uint32_t Id) const;
+  /// Counts edits that invalidate the use lists: setOperand, setType,
+  /// setResult, create() of an instruction that names ids, place(),
+  /// flattenDecorationGroups(), invalidateUses().
+  uint64_t epoch() const { return Epoch; }
+  bool usesCurrent() const { return UsesEpoch == Epoch; }
+  /// Records an edit made through the layout vectors directly.
+  void invalidateUses() { ++Epoch; }
 
   // ---- layout --------------------------------------------------------------
+  /// Appends \p R to section \p S (invalidates the use lists).
+  void place(Section S, InstRef R) {
+    Sections[unsigned(S)].push_back(R);
+    ++Epoch;
+  }
+  /// Inserts \p R into \p B's body before index \p Index (invalidates the
+  /// use lists).
+  void place(Block &B, size_t Index, InstRef R) {
+    B.Body.insert(B.Body.begin() + Index, R);
+    ++Epoch;
+  }
   std::vector<InstRef> &section(Section S) { return Sections[unsigned(S)]; }
   const std::vector<InstRef> &section(Section S) const { return Sections[unsigned(S)]; }
   std::vector<Function> &functions() { return Functions; }
@@ -160,6 +247,9 @@ public:
   uint32_t constantInt(uint32_t IntType, uint64_t Value);
   /// A new, never de-duplicated type (structs and arrays that carry their own
   /// decorations).  Appended to the globals section.
+  uint32_t addType(Op Opcode, const std::vector<uint32_t> &Operands);
+  uint32_t addGlobal(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Operands);
+  /// The same with a hand-written mask (see create()).
   uint32_t addType(Op Opcode, const std::vector<uint32_t> &Operands, uint64_t IdMask, bool IdTail = false);
   uint32_t addGlobal(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Operands, uint64_t IdMask);
 
@@ -206,17 +296,26 @@ public:
   }
 
 private:
-  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                 const uint32_t *First, const uint32_t *Last, uint64_t IdMask,
-                 bool IdTail);
+  /// Stores the instruction; \p Ids are its id words.
+  InstRef store(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                const uint32_t *First, const uint32_t *Last,
+                const grammar::IdWords &Ids);
+  InstRef createWithMask(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                         const uint32_t *First, const uint32_t *Last,
+                         uint64_t IdMask, bool IdTail);
+  InstRef createFromGrammar(Op Opcode, uint32_t TypeId, uint32_t ResultId,
+                            const uint32_t *First, const uint32_t *Last);
   uint64_t keyHash(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N) const;
-  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Ops, uint64_t IdMask) {
-    return findOrAdd(Opcode, TypeId, Ops.begin(), uint32_t(Ops.size()), IdMask);
+  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Ops) {
+    return findOrAdd(Opcode, TypeId, Ops.begin(), uint32_t(Ops.size()));
   }
-  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N, uint64_t IdMask);
+  uint32_t findOrAdd(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N);
 
-  std::vector<Inst> Insts;
-  std::vector<uint32_t> Arena;
+  ChunkedVector<Inst, 12> Insts;
+  OperandArena Arena;
+  /// Id words from 64 on, for the instructions with IdTail set (mask words
+  /// for operand words 64, 128, ...).
+  std::unordered_map<InstRef, std::vector<uint64_t>> WideIdWords;
   std::vector<InstRef> DefOf;
   std::vector<InstRef> Sections[unsigned(Section::Count)];
   std::vector<Function> Functions;
@@ -238,6 +337,8 @@ private:
   // Uses in compressed form: UseBegin[id]..UseBegin[id+1] in UseList.
   std::vector<uint32_t> UseBegin;
   std::vector<Use> UseList;
+  uint64_t Epoch = 0;
+  uint64_t UsesEpoch = ~uint64_t{0}; ///< Epoch at buildUses()
 
   friend struct ParseState;
 };

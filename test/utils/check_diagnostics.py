@@ -20,6 +20,7 @@ import sys
 SITES = [
     ("lib/SPIRV/LowerFloatAtomicMinMax.cpp", r"\berror\(FailureKind::"),
     ("lib/SPIRV/Module.cpp", r"\bError\s*\+?=|\bsnprintf\("),
+    ("lib/SPIRV/ModuleParse.cpp", r"\bError\s*\+?=|\bsnprintf\("),
     ("lib/SPIRV/CApi.cpp", r"(?<!void )\breport\("),
     ("lib/Core/Options.cpp", r"\bError\s*\+?="),
     ("lib/Core/Target.cpp", r"\bError\s*\+?="),

@@ -1,0 +1,214 @@
+//===- ModuleParse.cpp - Reading a SPIR-V binary into the module IR -------===//
+//
+// Owns Module::parse: one pass of spvBinaryParse over the words, each
+// instruction's operand words copied into the arena with the id words that
+// the parser reports, and the instruction placed in its logical-layout
+// section (Grammar.h) or in its function and block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Module.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace fatomic::spirv {
+
+namespace {
+
+bool isIdOperand(spv_operand_type_t T) {
+  switch (T) {
+  case SPV_OPERAND_TYPE_ID:
+  case SPV_OPERAND_TYPE_TYPE_ID:
+  case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+  case SPV_OPERAND_TYPE_SCOPE_ID:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+/// State threaded through spvBinaryParse's callbacks.
+struct ParseState {
+  Module &M;
+  std::string Error;
+  Function *Fn = nullptr;
+  Block *Blk = nullptr;
+  bool SawMemoryModel = false;
+
+  spv_result_t header(spv_endianness_t, uint32_t, uint32_t Version,
+                      uint32_t Generator, uint32_t Bound, uint32_t Schema) {
+    if (Bound == 0 || Bound > 0x400000) {
+      Error = "id bound " + std::to_string(Bound) +
+              " is out of range (1 to 4194304)";
+      return SPV_ERROR_INVALID_BINARY;
+    }
+    M.Version = Version;
+    M.Generator = Generator;
+    M.Bound = Bound;
+    M.Schema = Schema;
+    M.DefOf.assign(Bound, Module::NoInst);
+    return SPV_SUCCESS;
+  }
+
+  spv_result_t instruction(const spv_parsed_instruction_t &P) {
+    const Op O = Op(P.opcode);
+    // Operand words exclude the leading word and the type/result ids.
+    Inst I;
+    I.Opcode = O;
+    I.TypeId = P.type_id;
+    I.ResultId = P.result_id;
+    uint32_t Skip = 1 + (P.type_id ? 1 : 0) + (P.result_id ? 1 : 0);
+    // Type and result ids are always the first operands when present.
+    I.Count = P.num_words - Skip;
+    I.Begin = M.Arena.allocate(I.Count);
+    std::copy(P.words + Skip, P.words + P.num_words, M.Arena.at(I.Begin));
+    const InstRef R = InstRef(M.Insts.size());
+    for (uint16_t K = 0; K < P.num_operands; ++K) {
+      const spv_parsed_operand_t &Opd = P.operands[K];
+      if (Opd.offset < Skip || !isIdOperand(Opd.type))
+        continue;
+      for (uint16_t W = 0; W < Opd.num_words; ++W) {
+        const uint32_t Word = Opd.offset - Skip + W;
+        if (Word < 64) {
+          I.IdMask |= uint64_t{1} << Word;
+        } else {
+          // Words from 64 on: a mask word per 64 operand words.
+          I.IdTail = true;
+          std::vector<uint64_t> &High = M.WideIdWords[R];
+          if (High.size() <= (Word - 64) / 64)
+            High.resize((Word - 64) / 64 + 1, 0);
+          High[(Word - 64) / 64] |= uint64_t{1} << ((Word - 64) % 64);
+        }
+      }
+    }
+    M.Insts.push_back(I);
+    if (P.result_id) {
+      if (P.result_id >= M.Bound) {
+        Error = "result id %" + std::to_string(P.result_id) +
+                " is not below the id bound " + std::to_string(M.Bound);
+        return SPV_ERROR_INVALID_ID;
+      }
+      M.DefOf[P.result_id] = R;
+    }
+
+    switch (O) {
+    case Op::OpFunction:
+      if (Fn) {
+        Error = "OpFunction inside a function";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      M.Functions.emplace_back();
+      Fn = &M.Functions.back();
+      Fn->Def = R;
+      return SPV_SUCCESS;
+    case Op::OpFunctionParameter:
+      if (!Fn || !Fn->Blocks.empty()) {
+        Error = "OpFunctionParameter outside a function header";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->Params.push_back(R);
+      return SPV_SUCCESS;
+    case Op::OpLabel:
+      if (!Fn || Blk) {
+        Error = "OpLabel outside a function or inside a block";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->Blocks.emplace_back();
+      Blk = &Fn->Blocks.back();
+      Blk->Label = P.result_id;
+      Blk->LabelInst = R;
+      return SPV_SUCCESS;
+    case Op::OpFunctionEnd:
+      if (!Fn || Blk) {
+        Error = "OpFunctionEnd outside a function or inside a block";
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Fn->End = R;
+      Fn = nullptr;
+      return SPV_SUCCESS;
+    default:
+      break;
+    }
+
+    if (Fn) {
+      if (!Blk) {
+        Error = std::string("instruction outside a block in a function");
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
+      Blk->Body.push_back(R);
+      if (grammar::isBlockTerminator(O))
+        Blk = nullptr;
+      return SPV_SUCCESS;
+    }
+    if (O == Op::OpMemoryModel) {
+      SawMemoryModel = true;
+      M.Addressing = spv::AddressingModel(P.words[1]);
+    }
+    M.Sections[unsigned(grammar::section(O))].push_back(R);
+    return SPV_SUCCESS;
+  }
+};
+
+bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
+  *this = Module();
+  if (NumWords < 5) {
+    Error = "not a SPIR-V module: " + std::to_string(NumWords * 4) +
+            " bytes is shorter than the 20-byte header";
+    return false;
+  }
+  if (Words[0] != spv::MagicNumber) {
+    uint32_t Swapped = __builtin_bswap32(Words[0]);
+    if (Swapped != spv::MagicNumber) {
+      char Buf[64];
+      std::snprintf(Buf, sizeof Buf, "not a SPIR-V module: bad magic 0x%08x",
+                    Words[0]);
+      Error = Buf;
+      return false;
+    }
+  }
+  Arena.reserveChunks(NumWords);
+  Insts.reserve(NumWords / 4);
+  ParseState S{*this, {}};
+  auto Ctx = std::unique_ptr<spv_context_t, void (*)(spv_context)>(
+      spvContextCreate(SPV_ENV_UNIVERSAL_1_6), spvContextDestroy);
+  spv_diagnostic Diag = nullptr;
+  const spv_result_t Res = spvBinaryParse(
+      Ctx.get(), &S, Words, NumWords,
+      [](void *U, spv_endianness_t E, uint32_t Magic, uint32_t V, uint32_t G,
+         uint32_t B, uint32_t Sch) {
+        return static_cast<ParseState *>(U)->header(E, Magic, V, G, B, Sch);
+      },
+      [](void *U, const spv_parsed_instruction_t *P) {
+        return static_cast<ParseState *>(U)->instruction(*P);
+      },
+      &Diag);
+  if (Res != SPV_SUCCESS) {
+    if (!S.Error.empty()) {
+      Error = S.Error;
+    } else if (Diag && Diag->error) {
+      Error = Diag->error;
+      if (Diag->position.index)
+        Error += " (instruction " + std::to_string(Diag->position.index) + ")";
+    } else {
+      Error = "invalid SPIR-V binary";
+    }
+    spvDiagnosticDestroy(Diag);
+    return false;
+  }
+  spvDiagnosticDestroy(Diag);
+  if (S.Fn) {
+    Error = "truncated module: the last function has no OpFunctionEnd";
+    return false;
+  }
+  if (!S.SawMemoryModel) {
+    Error = "module has no OpMemoryModel";
+    return false;
+  }
+  return true;
+}
+
+} // namespace fatomic::spirv
