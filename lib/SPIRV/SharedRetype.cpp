@@ -90,59 +90,69 @@ bool SharedRetype::walk(uint32_t Root, std::vector<Change> &Out) {
   return Ok;
 }
 
-bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vector<Change> &Out,
-                            std::vector<uint32_t> &Work, std::set<uint32_t> &Seen) {
-  const InstRef User = U.User;
+// A use that the retype leaves as it is.
+bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
+  switch (M.inst(User).Opcode) {
+  case Op::OpAtomicFAddEXT:
+    // Lowered as a CAS loop, or native on an f16 leaf.
+    return Word == 0 && (Plan.SiteOf.count(User) || !C.hasFloat(PT));
+  case Op::OpAtomicFMinEXT:
+  case Op::OpAtomicFMaxEXT:
+    // Lowered (collection makes every one on a retyped float a site), or
+    // native on an f16 leaf that stays.
+    return Word == 0;
+  case Op::OpName:
+  case Op::OpDecorate:
+  case Op::OpEntryPoint:
+    return true;
+  case Op::OpExtInst:
+    return isDebugOnlyUse(M, User, Word);
+  case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
+  case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
+  case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+  case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+  case Op::OpAtomicCompareExchange:
+    return !C.hasFloat(PT); // an integer leaf: unchanged by the retype
+  default:
+    return false;
+  }
+}
+
+// An access through the pointer (its operand 0, or either side of a copy):
+// checked, and its edit recorded.
+bool SharedRetype::visitAccess(uint32_t Root, InstRef User, uint32_t PT,
+                               std::vector<Change> &Out, std::vector<uint32_t> &Work,
+                               std::set<uint32_t> &Seen) {
   const Inst &I = M.inst(User);
   switch (I.Opcode) {
   case Op::OpAccessChain:
   case Op::OpInBoundsAccessChain:
-  case Op::OpCopyObject:
-    if (U.Word == 0) {
-      Out.push_back({User, Edit::Pointer});
-      const InstRef RT = C.pointerTypeOf(I.ResultId);
-      if (RT == Module::NoInst || StorageClass(M.operand(RT, 0)) != StorageClass::Workgroup ||
-          !C.facts(M.operand(RT, 1)).Ok)
-        return malformed(User, "its result is not a well-formed Workgroup pointer");
-      if (Seen.insert(I.ResultId).second)
-        Work.push_back(I.ResultId);
-      return true;
-    }
-    break;
+  case Op::OpCopyObject: {
+    Out.push_back({User, Edit::Pointer});
+    const InstRef RT = C.pointerTypeOf(I.ResultId);
+    if (RT == Module::NoInst || StorageClass(M.operand(RT, 0)) != StorageClass::Workgroup ||
+        !C.facts(M.operand(RT, 1)).Ok)
+      return malformed(User, "its result is not a well-formed Workgroup pointer");
+    if (Seen.insert(I.ResultId).second)
+      Work.push_back(I.ResultId);
+    return true;
+  }
   case Op::OpLoad:
   case Op::OpAtomicLoad:
-    if (U.Word == 0) {
-      Out.push_back({User, Edit::Result});
-      return checkValue(Root, User, I.TypeId, PT);
-    }
-    break;
+    Out.push_back({User, Edit::Result});
+    return checkValue(Root, User, I.TypeId, PT);
   case Op::OpAtomicStore:
-  case Op::OpAtomicExchange:
-    if (U.Word == 0) {
-      Out.push_back({User, I.Opcode == Op::OpAtomicStore ? Edit::Value : Edit::Result});
-      bool Ok = checkValue(Root, User, C.typeOf(M.operand(User, 3)), PT);
-      if (I.Opcode == Op::OpAtomicExchange && I.TypeId != PT)
-        Ok = malformed(User, "its result type is not the pointee type");
-      return Ok;
-    }
-    break;
-  case Op::OpAtomicFAddEXT:
-    if (U.Word == 0 && (Plan.SiteOf.count(User) || !C.hasFloat(PT)))
-      return true; // lowered as a CAS loop, or native on an f16 leaf
-    break;
-  case Op::OpAtomicFMinEXT:
-  case Op::OpAtomicFMaxEXT:
-    if (U.Word == 0)
-      return true; // lowered (collection makes every one on a retyped
-                   // float a site), or native on an f16 leaf that stays
-    break;
+  case Op::OpAtomicExchange: {
+    Out.push_back({User, I.Opcode == Op::OpAtomicStore ? Edit::Value : Edit::Result});
+    bool Ok = checkValue(Root, User, C.typeOf(M.operand(User, 3)), PT);
+    if (I.Opcode == Op::OpAtomicExchange && I.TypeId != PT)
+      Ok = malformed(User, "its result type is not the pointee type");
+    return Ok;
+  }
   case Op::OpStore:
-    if (U.Word == 0) {
-      Out.push_back({User, Edit::Value});
-      return checkValue(Root, User, C.typeOf(M.operand(User, 1)), PT);
-    }
-    break;
-  case Op::OpCopyMemory: {
+    Out.push_back({User, Edit::Value});
+    return checkValue(Root, User, C.typeOf(M.operand(User, 1)), PT);
+  default: { // OpCopyMemory
     Out.push_back({User, Edit::CopyMemory});
     const InstRef DT = C.pointerTypeOf(M.operand(User, 0));
     const InstRef ST = C.pointerTypeOf(M.operand(User, 1));
@@ -150,22 +160,26 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
       return malformed(User, "its two sides are not pointers to the same type");
     return checkValue(Root, User, M.operand(DT, 1), PT);
   }
-  case Op::OpName:
-  case Op::OpDecorate:
-  case Op::OpEntryPoint:
-    return true;
-  case Op::OpExtInst:
-    if (isDebugOnlyUse(M, User, U.Word))
-      return true;
+  }
+}
+
+bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vector<Change> &Out,
+                            std::vector<uint32_t> &Work, std::set<uint32_t> &Seen) {
+  const InstRef User = U.User;
+  switch (M.inst(User).Opcode) {
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpCopyObject:
+  case Op::OpLoad:
+  case Op::OpAtomicLoad:
+  case Op::OpAtomicStore:
+  case Op::OpAtomicExchange:
+  case Op::OpStore:
+    if (U.Word == 0)
+      return visitAccess(Root, User, PT, Out, Work, Seen);
     break;
-  case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
-  case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
-  case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
-  case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
-  case Op::OpAtomicCompareExchange:
-    if (!C.hasFloat(PT))
-      return true; // an integer leaf: unchanged by the retype
-    break;
+  case Op::OpCopyMemory:
+    return visitAccess(Root, User, PT, Out, Work, Seen);
   case Op::OpFunctionCall:
     C.error(FailureKind::UntraceablePointer,
             M.describe(User) + ": passes Workgroup variable " + C.idName(Root) +
@@ -175,6 +189,8 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
                 "once by itself)");
     return false;
   default:
+    if (keepsUse(User, U.Word, PT))
+      return true;
     break;
   }
   C.error(FailureKind::Unsupported,

@@ -60,6 +60,9 @@ private:
   /// or queues the pointer it makes.  False when it is rejected.
   bool visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vector<Change> &Out,
                 std::vector<uint32_t> &Work, std::set<uint32_t> &Seen);
+  bool visitAccess(uint32_t Root, InstRef User, uint32_t PT, std::vector<Change> &Out,
+                   std::vector<uint32_t> &Work, std::set<uint32_t> &Seen);
+  bool keepsUse(InstRef User, uint32_t Word, uint32_t PT);
   bool checkValue(uint32_t Root, InstRef User, uint32_t Type, uint32_t PT);
   bool malformed(InstRef User, const char *What);
   void retypeVariable(uint32_t Root);

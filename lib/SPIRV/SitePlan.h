@@ -8,17 +8,14 @@
 // integer views have checked their memory, each site learns whether only
 // lowered atomics of its kind write it (Site::Exclusive).
 //
-// The pointer-chain walk (walkPointerChain) is the one way back from a
-// pointer to its variable: the sites, the pointer selects, the native
-// atomics and the float adds all take it.
+// The way back from a pointer to its variable is PointerChain's one walk.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_SPIRV_SITEPLAN_H
 #define FATOMIC_SPIRV_SITEPLAN_H
 
 #include "LoweringState.h"
-
-#include <optional>
+#include "PointerChain.h"
 
 namespace fatomic::spirv {
 
@@ -37,31 +34,6 @@ struct SitePlan {
     Sites.push_back(std::move(S));
   }
 };
-
-/// Where a walk from a pointer back through access chains and copies ended.
-struct ChainWalk {
-  enum class End { Variable, NoDefinition, NotSamePointer, Other };
-  End Stop = End::Other;
-  uint32_t Id = 0;              ///< the id it stopped at (the variable)
-  InstRef Def = Module::NoInst; ///< its definition
-  std::vector<InstRef> Chain;   ///< access chains, root side first
-  bool NonUniform = false;      ///< a NonUniform chain, copy or index (checked)
-};
-
-/// Walks from \p Ptr back to its variable.  With \p SC, every pointer on the
-/// way must be one of that class (else NotSamePointer) and NonUniform is
-/// noted; without, the walk only follows the chain.
-ChainWalk walkPointerChain(const LoweringContext &C, uint32_t Ptr,
-                           std::optional<spv::StorageClass> SC);
-
-/// The variable \p Ptr points into and the access chains on the way (root
-/// side first); 0 when something else is on the way.
-uint32_t chainRoot(const LoweringContext &C, uint32_t Ptr, std::vector<InstRef> &Chain);
-
-/// Array indices of \p Chain, with the struct member indices as values
-/// (~0u marks them in \p Members' positions); false for a malformed path.
-bool flatIndices(const LoweringContext &C, const std::vector<InstRef> &Chain,
-                 std::vector<uint32_t> &Ids, std::vector<uint64_t> &Members);
 
 /// Fills a SitePlan from the module (see the file comment).
 class SitePlanner {
@@ -86,15 +58,6 @@ private:
   /// Whether \p S's memory (root variable or chain) is Volatile.
   bool volatileMemory(const Site &S) const;
   bool volatileMember(uint32_t Struct, uint64_t Member) const;
-  /// OpSelects between two access chains of the same shape into one
-  /// variable that lead to a float min/max atomic become one access chain
-  /// with selected indices.
-  void resolvePointerSelects();
-  bool resolveSelect(std::vector<InstRef> &Out, InstRef Sel);
-  bool selectableIndices(const std::vector<uint32_t> &IA, const std::vector<uint32_t> &IB,
-                         const std::vector<uint64_t> &MA) const;
-  /// Why the pointer chosen by OpSelect \p Sel cannot be lowered.
-  void selectError(InstRef Atomic, InstRef Sel);
   bool noLogicalPointerBitcast();
   void collectRoots();
   /// Native atomics on a retyped Workgroup variable become sites.
