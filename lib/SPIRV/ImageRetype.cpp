@@ -97,7 +97,8 @@ bool ImageRetype::checkVariable(uint32_t Root, const std::string &Var) {
 bool ImageRetype::plan() {
   bool Ok = true;
   for (uint32_t Root : Plan.ImageRoots) {
-    const std::string Var = "image variable " + C.idName(Root);
+    const std::string Var = "image variable %" + std::to_string(Root) +
+                            (M.nameOf(Root).empty() ? "" : " (\"" + M.nameOf(Root) + "\")");
     Ok &= checkVariable(Root, Var) && walk(Root, Var, Changes[Root]);
   }
   return Ok;
