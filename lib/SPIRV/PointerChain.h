@@ -34,7 +34,8 @@ ChainWalk walkPointerChain(const LoweringContext &C, uint32_t Ptr,
                            std::optional<spv::StorageClass> SC);
 
 /// The variable \p Ptr points into and the access chains on the way (root
-/// side first); 0 when something else is on the way.
+/// side first); 0 when something else is on the way (then \p Chain holds
+/// the access chains met before it, pointer side first).
 uint32_t chainRoot(const LoweringContext &C, uint32_t Ptr, std::vector<InstRef> &Chain);
 
 /// Array indices of \p Chain, with the struct member indices as values
