@@ -19,6 +19,12 @@ import sys
 # (file, the calls that produce a message there)
 SITES = [
     ("lib/SPIRV/LowerFloatAtomicMinMax.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/SitePlan.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/PointerChain.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/IntegerTypes.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/BufferAlias.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/SharedRetype.cpp", r"\berror\(FailureKind::"),
+    ("lib/SPIRV/ImageRetype.cpp", r"\berror\(FailureKind::"),
     ("lib/SPIRV/Module.cpp", r"\bError\s*\+?=|\bsnprintf\("),
     ("lib/SPIRV/ModuleParse.cpp", r"\bError\s*\+?=|\bsnprintf\("),
     ("lib/SPIRV/CApi.cpp", r"(?<!void )\breport\("),

@@ -1,0 +1,119 @@
+//===- BufferAlias.cpp - The integer view of a buffer: an alias variable --===//
+//
+// See BufferAlias.h.  Recorded by plan(), applied by apply(): the clones
+// follow the recorded path only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BufferAlias.h"
+
+#include <algorithm>
+
+namespace fatomic::spirv {
+
+using spv::StorageClass;
+
+bool BufferAlias::plan() {
+  bool Ok = true;
+  for (auto &[Root, Indices] : Plan.BufferRoots)
+    for (size_t I : Indices) {
+      const Site &S = Plan.Sites[I];
+      if (!walkTypePath(C, C.pointee(C.typeOf(Root)), S, S.Atomic, &OnPath))
+        Ok = false;
+    }
+  return Ok;
+}
+
+uint32_t BufferAlias::cloneOnPath(uint32_t T) {
+  if (auto It = PathClones.find(T); It != PathClones.end())
+    return It->second;
+  const Op O = M.opOf(T);
+  const bool OnThePath = O == Op::OpTypeStruct
+                             ? OnPath.Members.lower_bound({T, 0}) != OnPath.Members.end() &&
+                                   OnPath.Members.lower_bound({T, 0})->first == T
+                             : OnPath.Types.count(T) != 0;
+  uint32_t New = T;
+  if (OnThePath)
+    New = Types.cloneAggregate(
+        T, [this](uint32_t E) { return cloneOnPath(E); },
+        [this](uint32_t S, uint32_t K) { return OnPath.Members.count({S, K}) != 0; });
+  PathClones[T] = New;
+  return New;
+}
+
+void BufferAlias::addToInterfaces(uint32_t Original, uint32_t Alias) {
+  // SPIR-V 1.4+ lists every global an entry point uses.
+  if (M.version() < 0x00010400)
+    return;
+  for (InstRef &R : M.section(Section::EntryPoint)) {
+    const Inst &I = M.inst(R);
+    const std::string Name = M.stringOperand(R, 2);
+    const uint32_t First = 2 + uint32_t(Name.size() / 4 + 1);
+    bool Listed = false;
+    for (uint32_t K = First; K < I.Count; ++K)
+      Listed |= M.operand(R, K) == Original;
+    if (!Listed)
+      continue;
+    std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
+    Ops.push_back(Alias);
+    uint64_t Mask = 0b10;
+    bool Tail = false;
+    for (uint32_t K = First; K < Ops.size(); ++K) {
+      if (K < 64)
+        Mask |= uint64_t{1} << K;
+      else
+        Tail = true;
+    }
+    R = M.create(Op::OpEntryPoint, 0, 0, Ops, Mask, Tail);
+  }
+}
+
+// The alias variables make Restrict false on the buffer variables they alias
+// and on the struct members their atomics reach: those decorations go.
+// (Aliased is added to a variable that has no Aliased.)
+void BufferAlias::dropFalseRestrict() {
+  auto &Annotations = M.section(Section::Annotation);
+  const auto False = [&](InstRef R) {
+    if (!isRestrict(M, R))
+      return false;
+    const uint32_t Target = M.operand(R, 0);
+    if (M.inst(R).Opcode == Op::OpMemberDecorate)
+      return OnPath.Members.count({Target, M.operand(R, 1)}) != 0;
+    return Plan.BufferRoots.count(Target) != 0;
+  };
+  Annotations.erase(std::remove_if(Annotations.begin(), Annotations.end(), False),
+                    Annotations.end());
+}
+
+void BufferAlias::copyVariableDecorations(uint32_t Root, uint32_t Alias) {
+  for (InstRef R : M.decorationsOf(Root)) {
+    const Inst &I = M.inst(R);
+    if (I.Opcode != Op::OpDecorate || isRestrict(M, R))
+      continue;
+    std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
+    Ops[0] = Alias;
+    M.section(Section::Annotation).push_back(M.create(Op::OpDecorate, 0, 0, Ops, 0b1));
+  }
+  if (!M.hasDecoration(Root, spv::Decoration::Aliased)) {
+    M.addDecoration(Root, spv::Decoration::Aliased);
+    M.addDecoration(Alias, spv::Decoration::Aliased);
+  }
+}
+
+void BufferAlias::apply() {
+  dropFalseRestrict();
+  for (auto &[Root, Indices] : Plan.BufferRoots) {
+    const uint32_t RootPtrType = C.typeOf(Root);
+    const StorageClass SC = C.pointerClass(RootPtrType);
+    const uint32_t AliasPointee = cloneOnPath(C.pointee(RootPtrType));
+    const uint32_t AliasPtrType = M.typePointer(SC, AliasPointee);
+    const uint32_t Alias =
+        M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
+    copyVariableDecorations(Root, Alias);
+    addToInterfaces(Root, Alias);
+    for (size_t I : Indices)
+      Plan.Sites[I].Root = Alias; // the chain is rebuilt on the alias per site
+  }
+}
+
+} // namespace fatomic::spirv

@@ -1,0 +1,305 @@
+//===- SharedRetype.cpp - The integer view of Workgroup memory: a retype --===//
+//
+// See SharedRetype.h: one walk per variable checks and records, apply()
+// performs the record.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedRetype.h"
+
+namespace fatomic::spirv {
+
+using spv::StorageClass;
+
+bool SharedRetype::checkVariable(uint32_t Root) {
+  const std::string Var = M.describe(M.def(Root));
+  const TypeFacts VarFacts = C.facts(C.pointee(C.typeOf(Root)));
+  if (!VarFacts.Ok) {
+    C.error(FailureKind::InvalidModule,
+            Var + ": the Workgroup variable's type is not well formed (an "
+                  "undefined or cyclic type, or nesting deeper than " +
+                std::to_string(LoweringContext::MaxTypeDepth) + " levels)");
+    return false;
+  }
+  // Matrices have no integer counterpart.
+  if (VarFacts.HasMatrix) {
+    C.error(FailureKind::Unsupported,
+            Var + ": a Workgroup variable that holds a matrix cannot be "
+                  "retyped for its float min/max atomics (a matrix has no "
+                  "integer counterpart)");
+    return false;
+  }
+  const InstRef VarDef = M.def(Root);
+  if (M.numOperands(VarDef) > 1 && M.opOf(M.operand(VarDef, 1)) != Op::OpConstantNull) {
+    C.error(FailureKind::Unsupported,
+            Var + ": a Workgroup variable with an initializer other than "
+                  "OpConstantNull cannot be retyped for its float min/max atomics");
+    return false;
+  }
+  return true;
+}
+
+bool SharedRetype::plan() {
+  bool Ok = true;
+  for (uint32_t Root : Plan.SharedRoots) {
+    if (!checkVariable(Root)) {
+      Ok = false;
+      continue;
+    }
+    Ok &= walk(Root, Changes[Root]);
+  }
+  return Ok;
+}
+
+bool SharedRetype::malformed(InstRef User, const char *What) {
+  C.error(FailureKind::InvalidModule, M.describe(User) + ": " + What);
+  return false;
+}
+
+// Every access is rewritten with value conversions: each must see the types
+// the pointer says, and a whole-composite one must stay small.
+bool SharedRetype::checkValue(uint32_t Root, InstRef User, uint32_t Type, uint32_t PT) {
+  if (Type != PT)
+    return malformed(User, "its type is not the pointee type of its pointer");
+  const uint64_t Leaves = C.facts(PT).Leaves;
+  const Op O = M.opOf(PT);
+  if (O != Op::OpTypeFloat && O != Op::OpTypeInt && O != Op::OpTypeVector &&
+      Leaves > LoweringContext::MaxConvertedLeaves) {
+    C.error(FailureKind::Unsupported,
+            M.describe(User) + ": copies a whole value of " + C.idName(Root) +
+                " with more than " + std::to_string(LoweringContext::MaxConvertedLeaves) +
+                " scalars (or of unknown length), which fatomic does not "
+                "convert element by element");
+    return false;
+  }
+  return true;
+}
+
+// Walk every pointer derived from the variable.
+bool SharedRetype::walk(uint32_t Root, std::vector<Change> &Out) {
+  bool Ok = true;
+  std::vector<uint32_t> Work{Root};
+  std::set<uint32_t> Seen{Root};
+  while (!Work.empty()) {
+    const uint32_t P = Work.back();
+    Work.pop_back();
+    const uint32_t PT = C.pointee(C.typeOf(P));
+    for (const Use &U : M.uses(P))
+      Ok &= visitUse(Root, U, PT, Out, Work, Seen);
+  }
+  return Ok;
+}
+
+// A use that the retype leaves as it is.
+bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
+  switch (M.inst(User).Opcode) {
+  case Op::OpAtomicFAddEXT:
+    // Lowered as a CAS loop, or native on an f16 leaf.
+    return Word == 0 && (Plan.SiteOf.count(User) || !C.hasFloat(PT));
+  case Op::OpAtomicFMinEXT:
+  case Op::OpAtomicFMaxEXT:
+    // Lowered (collection makes every one on a retyped float a site), or
+    // native on an f16 leaf that stays.
+    return Word == 0;
+  case Op::OpName:
+  case Op::OpDecorate:
+  case Op::OpEntryPoint:
+    return true;
+  case Op::OpExtInst:
+    return isDebugOnlyUse(M, User, Word);
+  case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
+  case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
+  case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+  case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+  case Op::OpAtomicCompareExchange:
+    return !C.hasFloat(PT); // an integer leaf: unchanged by the retype
+  default:
+    return false;
+  }
+}
+
+// An access through the pointer (its operand 0, or either side of a copy):
+// checked, and its edit recorded.
+bool SharedRetype::visitAccess(uint32_t Root, InstRef User, uint32_t PT,
+                               std::vector<Change> &Out, std::vector<uint32_t> &Work,
+                               std::set<uint32_t> &Seen) {
+  const Inst &I = M.inst(User);
+  switch (I.Opcode) {
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpCopyObject: {
+    Out.push_back({User, Edit::Pointer});
+    const InstRef RT = C.pointerTypeOf(I.ResultId);
+    if (RT == Module::NoInst || StorageClass(M.operand(RT, 0)) != StorageClass::Workgroup ||
+        !C.facts(M.operand(RT, 1)).Ok)
+      return malformed(User, "its result is not a well-formed Workgroup pointer");
+    if (Seen.insert(I.ResultId).second)
+      Work.push_back(I.ResultId);
+    return true;
+  }
+  case Op::OpLoad:
+  case Op::OpAtomicLoad:
+    Out.push_back({User, Edit::Result});
+    return checkValue(Root, User, I.TypeId, PT);
+  case Op::OpAtomicStore:
+  case Op::OpAtomicExchange: {
+    Out.push_back({User, I.Opcode == Op::OpAtomicStore ? Edit::Value : Edit::Result});
+    bool Ok = checkValue(Root, User, C.typeOf(M.operand(User, 3)), PT);
+    if (I.Opcode == Op::OpAtomicExchange && I.TypeId != PT)
+      Ok = malformed(User, "its result type is not the pointee type");
+    return Ok;
+  }
+  case Op::OpStore:
+    Out.push_back({User, Edit::Value});
+    return checkValue(Root, User, C.typeOf(M.operand(User, 1)), PT);
+  default: { // OpCopyMemory
+    Out.push_back({User, Edit::CopyMemory});
+    const InstRef DT = C.pointerTypeOf(M.operand(User, 0));
+    const InstRef ST = C.pointerTypeOf(M.operand(User, 1));
+    if (DT == Module::NoInst || ST == Module::NoInst || M.operand(DT, 1) != M.operand(ST, 1))
+      return malformed(User, "its two sides are not pointers to the same type");
+    return checkValue(Root, User, M.operand(DT, 1), PT);
+  }
+  }
+}
+
+bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vector<Change> &Out,
+                            std::vector<uint32_t> &Work, std::set<uint32_t> &Seen) {
+  const InstRef User = U.User;
+  switch (M.inst(User).Opcode) {
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpCopyObject:
+  case Op::OpLoad:
+  case Op::OpAtomicLoad:
+  case Op::OpAtomicStore:
+  case Op::OpAtomicExchange:
+  case Op::OpStore:
+    if (U.Word == 0)
+      return visitAccess(Root, User, PT, Out, Work, Seen);
+    break;
+  case Op::OpCopyMemory:
+    return visitAccess(Root, User, PT, Out, Work, Seen);
+  case Op::OpFunctionCall:
+    C.error(FailureKind::UntraceablePointer,
+            M.describe(User) + ": passes Workgroup variable " + C.idName(Root) +
+                " to a function; inline the entry points first (DontInline "
+                "cleared, then spirv-opt --merge-return "
+                "--inline-entry-points-exhaustive; fatomic-opt tries that "
+                "once by itself)");
+    return false;
+  default:
+    if (keepsUse(User, U.Word, PT))
+      return true;
+    break;
+  }
+  C.error(FailureKind::Unsupported,
+          M.describe(User) + ": uses Workgroup variable " + C.idName(Root) +
+              ", which is retyped to integers for its float min/max "
+              "atomics, in a way fatomic cannot rewrite");
+  return false;
+}
+
+bool SharedRetype::checkPaths() {
+  // The variable's type was checked by plan().
+  for (const Site &S : Plan.Sites)
+    if (S.Kind == MemKind::SharedRetype &&
+        !walkTypePath(C, C.pointee(C.typeOf(S.Root)), S, S.Atomic, nullptr))
+      return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Apply.  No reference into the instruction table is held across a create().
+// ---------------------------------------------------------------------------
+
+void SharedRetype::retypeVariable(uint32_t Root) {
+  const InstRef VarDef = M.def(Root);
+  const uint32_t NewPointee = Types.cloneAllFloats(C.pointee(C.typeOf(Root)));
+  const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
+  M.inst(VarDef).TypeId = NewPtrType;
+  if (M.numOperands(VarDef) > 1) {
+    const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {}, 0);
+    M.setOperand(VarDef, 1, Null);
+  }
+  // The variable moves after its new types.
+  moveGlobalToEnd(M, VarDef);
+}
+
+void SharedRetype::convertResult(InstRef R, uint32_t NewPT) {
+  const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
+  if (OldType == NewPT)
+    return;
+  const uint32_t Fresh = M.newId();
+  M.inst(R).TypeId = NewPT;
+  M.inst(R).ResultId = Fresh;
+  M.setDef(Fresh, R);
+  if (M.inst(R).Opcode == Op::OpAtomicExchange) {
+    std::vector<InstRef> Before;
+    const uint32_t V = M.operand(R, 3);
+    const uint32_t Conv = convertValue(M, Before, V, OldType, NewPT, 0);
+    M.setOperand(R, 3, Conv);
+    Edits.InsertBefore[R] = std::move(Before);
+  }
+  std::vector<InstRef> After;
+  convertValue(M, After, Fresh, NewPT, OldType, OldResult);
+  Edits.InsertAfter[R] = std::move(After);
+}
+
+void SharedRetype::convertStored(InstRef R, uint32_t NewPT) {
+  const uint32_t ValWord = M.inst(R).Opcode == Op::OpStore ? 1 : 3;
+  const uint32_t V = M.operand(R, ValWord);
+  const uint32_t VT = C.typeOf(V);
+  if (VT == NewPT)
+    return;
+  std::vector<InstRef> Before;
+  const uint32_t Conv = convertValue(M, Before, V, VT, NewPT, 0);
+  M.setOperand(R, ValWord, Conv);
+  Edits.InsertBefore[R] = std::move(Before);
+}
+
+void SharedRetype::applyChange(const Change &Ch) {
+  const InstRef R = Ch.Inst;
+  switch (Ch.What) {
+  case Edit::Pointer: {
+    const uint32_t Retyped = Types.cloneAllFloats(C.pointee(M.inst(R).TypeId));
+    const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
+    M.inst(R).TypeId = PtrType;
+    return;
+  }
+  case Edit::Result:
+    return convertResult(R, C.pointee(C.typeOf(M.operand(R, 0))));
+  case Edit::Value:
+    return convertStored(R, C.pointee(C.typeOf(M.operand(R, 0))));
+  case Edit::CopyMemory:
+    CopyMemories.insert(R);
+    return;
+  }
+}
+
+void SharedRetype::apply() {
+  for (const auto &[Root, List] : Changes) {
+    retypeVariable(Root);
+    for (const Change &Ch : List)
+      applyChange(Ch);
+  }
+}
+
+// OpCopyMemory whose two sides now differ: load, convert, store.
+void SharedRetype::splitCopies() {
+  for (InstRef R : CopyMemories) {
+    const uint32_t Dst = M.operand(R, 0), Src = M.operand(R, 1);
+    const uint32_t DT = C.pointee(C.typeOf(Dst)), ST = C.pointee(C.typeOf(Src));
+    if (DT == ST)
+      continue;
+    std::vector<InstRef> Seq;
+    const uint32_t L = M.newId();
+    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}, 0b1));
+    const uint32_t Conv = convertValue(M, Seq, L, ST, DT, 0);
+    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}, 0b11));
+    Edits.InsertBefore[R] = std::move(Seq);
+    Edits.Dropped.insert(R);
+  }
+}
+
+} // namespace fatomic::spirv

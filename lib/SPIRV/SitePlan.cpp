@@ -1,0 +1,456 @@
+//===- SitePlan.cpp - The float atomics to lower, and their memory --------===//
+//
+// Collection of the sites (SitePlan.h): the pointer-chain walk, the pointer
+// selects, the checks of each atomic, the memory's roots and the writer
+// proof.  Nothing here changes the module but the pointer selects, which
+// become access chains before anything else is looked at.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SitePlan.h"
+
+#include "ResultUse.h"
+#include "Semantics.h"
+#include "WriterAnalysis.h"
+
+#include <algorithm>
+
+namespace fatomic::spirv {
+
+using spv::StorageClass;
+
+bool SitePlanner::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
+  const InstRef PtrType = C.pointerTypeOf(Ptr);
+  if (PtrType == Module::NoInst) {
+    C.error(FailureKind::InvalidModule,
+            "pointer %" + std::to_string(Ptr) + " of " + M.describe(Atomic) +
+                " is not a pointer");
+    return false;
+  }
+  ChainWalk W = walkPointerChain(C, Ptr, StorageClass(M.operand(PtrType, 0)));
+  S.NonUniform |= W.NonUniform;
+  if (W.Stop != ChainWalk::End::Variable) {
+    chainError(Atomic, W);
+    return false;
+  }
+  S.Chain = std::move(W.Chain);
+  S.Root = W.Id;
+  if (S.Kind == MemKind::SharedRetype) {
+    // Retyping moves the variable within the globals.
+    const auto &Globals = M.section(Section::Global);
+    if (std::find(Globals.begin(), Globals.end(), W.Def) == Globals.end()) {
+      C.error(FailureKind::InvalidModule,
+              M.describe(W.Def) + ": a Workgroup variable inside a function");
+      return false;
+    }
+  }
+  return true;
+}
+
+void SitePlanner::chainError(InstRef Atomic, const ChainWalk &W) {
+  if (W.Stop == ChainWalk::End::NoDefinition) {
+    C.error(FailureKind::InvalidModule, "pointer %" + std::to_string(W.Id) + " of " +
+                                            M.describe(Atomic) + " has no definition");
+    return;
+  }
+  const std::string From = "the pointer of " + M.describe(Atomic) + " comes from " +
+                           M.describe(W.Def);
+  if (W.Stop == ChainWalk::End::NotSamePointer) {
+    C.error(FailureKind::InvalidModule,
+            From + ", which is not a pointer of the same storage "
+                   "class (or the chain goes round in a circle)");
+    return;
+  }
+  switch (M.inst(W.Def).Opcode) {
+  case Op::OpSelect:
+    reportPointerSelect(C, Atomic, W.Def);
+    return;
+  case Op::OpFunctionParameter:
+  case Op::OpPhi:
+    C.error(FailureKind::UntraceablePointer,
+            From + ", so its variable is not known; inline the entry points "
+                   "first (DontInline cleared, then spirv-opt --merge-return "
+                   "--inline-entry-points-exhaustive; fatomic-opt tries that once "
+                   "by itself)");
+    return;
+  default:
+    C.error(FailureKind::Unsupported, From + ", which fatomic cannot trace");
+    return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// One atomic
+// ---------------------------------------------------------------------------
+
+/// The output must hold no OpBitcast of a Logical pointer, and the pass
+/// copies the input's instructions: one in the input (invalid SPIR-V that
+/// spirv-val 2023.1 still accepts) is refused before anything is lowered.
+bool SitePlanner::noLogicalPointerBitcast() {
+  for (const Function &F : M.functions())
+    for (const Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Inst &I = M.inst(R);
+        if (I.Opcode != Op::OpBitcast || I.Count < 1 ||
+            (!C.isLogicalPointer(I.ResultId) && !C.isLogicalPointer(M.operand(R, 0))))
+          continue;
+        C.error(FailureKind::InvalidModule,
+                M.describe(R) + ": OpBitcast of a Logical pointer, which Logical "
+                                "addressing does not allow (only PhysicalStorageBuffer "
+                                "pointers may be bitcast)");
+        return false;
+      }
+  return true;
+}
+
+/// The memory kind of an atomic on a pointer of class \p SC.
+bool SitePlanner::classify(InstRef R, StorageClass SC, Site &S) {
+  if (SC == StorageClass::Image) {
+    S.Kind = MemKind::ImageRetype;
+  } else if (!M.isLogical() || SC == StorageClass::PhysicalStorageBuffer) {
+    S.Kind = MemKind::PointerCast;
+  } else {
+    switch (SC) {
+    case StorageClass::StorageBuffer:
+    case StorageClass::Uniform:
+      S.Kind = MemKind::BufferAlias;
+      break;
+    case StorageClass::Workgroup:
+      S.Kind = MemKind::SharedRetype;
+      break;
+    case StorageClass::Function:
+    case StorageClass::Private:
+      S.Kind = MemKind::Private;
+      break;
+    default:
+      C.error(FailureKind::Unsupported,
+              M.describe(R) + ": float min/max atomics in storage class " +
+                  std::to_string(uint32_t(SC)) + " are not supported");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SitePlanner::checkWidth(InstRef R, Site &S) {
+  if (S.Width == 16) {
+    C.error(FailureKind::Unsupported,
+            M.describe(R) + ": 16-bit float atomic min/max is not supported yet "
+                            "(Vulkan has no 16-bit integer atomics); it is left "
+                            "alone only when the target has it natively "
+                            "(native=shaderBufferFloat16AtomicMinMax / "
+                            "shaderSharedFloat16AtomicMinMax)");
+    return false;
+  }
+  if (S.Width != 32 && S.Width != 64) {
+    C.error(FailureKind::Unsupported, M.describe(R) + ": unsupported float width " +
+                                          std::to_string(S.Width));
+    return false;
+  }
+  return true;
+}
+
+bool SitePlanner::analyzeImage(InstRef R, uint32_t Ptr, Site &S) {
+  if (!C.Opts.RetypeImages) {
+    C.error(FailureKind::Unsupported,
+            M.describe(R) + ": float min/max on a storage image has no legal "
+                            "integer alias (the view format must match the "
+                            "image's sampled type); pass images=retype to "
+                            "retype the image to r32ui (the application must "
+                            "then create an R32_UINT view)");
+    return false;
+  }
+  if (S.Width != 32) {
+    C.error(FailureKind::Unsupported,
+            M.describe(R) + ": images=retype handles 32-bit float images only "
+                            "(SPIR-V has no 64-bit float image format to "
+                            "retype from)");
+    return false;
+  }
+  // The texel pointer, through copies, and the image variable behind it.
+  // A valid module defines each id before its use, so a copy chain ends;
+  // one that does not is a cycle of copies.
+  uint32_t TP = Ptr;
+  for (uint32_t Steps = 0; Steps <= M.bound() && M.opOf(TP) == Op::OpCopyObject; ++Steps)
+    TP = M.operand(M.def(TP), 0);
+  if (M.opOf(TP) == Op::OpCopyObject) {
+    C.error(FailureKind::InvalidModule,
+            "the Image pointer of " + M.describe(R) + " is copied from itself "
+            "(a cycle of OpCopyObject)");
+    return false;
+  }
+  if (M.opOf(TP) != Op::OpImageTexelPointer) {
+    C.error(FailureKind::Unsupported,
+            "the Image pointer of " + M.describe(R) + " does not come from "
+            "OpImageTexelPointer");
+    return false;
+  }
+  if (!traceRoot(R, M.operand(M.def(TP), 0), S))
+    return false;
+  if (C.pointerClass(C.typeOf(S.Root)) != StorageClass::UniformConstant) {
+    C.error(FailureKind::InvalidModule,
+            M.describe(R) + ": the image of its texel pointer is not a "
+                            "UniformConstant variable");
+    return false;
+  }
+  return true;
+}
+
+/// Every index is an integer value (they are passed on, e.g. to a helper);
+/// Scope and Semantics are 32-bit integer values (constants, or run-time
+/// values in Kernel modules, which an outlined helper takes as parameters).
+bool SitePlanner::checkOperands(InstRef R, const Site &S) {
+  for (InstRef AC : S.Chain)
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K)
+      if (!C.isIntegerValue(M.operand(AC, K))) {
+        C.error(FailureKind::InvalidModule,
+                M.describe(AC) + ": index %" + std::to_string(M.operand(AC, K)) +
+                    " is not an integer value");
+        return false;
+      }
+  for (uint32_t K = 1; K <= 2; ++K) {
+    const InstRef T = M.def(C.typeOf(M.operand(R, K)));
+    if (T == Module::NoInst || M.inst(T).Opcode != Op::OpTypeInt || M.operand(T, 0) != 32) {
+      C.error(FailureKind::InvalidModule,
+              M.describe(R) + ": Scope or Semantics operand %" +
+                  std::to_string(M.operand(R, K)) + " is not a 32-bit integer value");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SitePlanner::analyze(InstRef R, Site &S, bool EvenIfNative) {
+  const Inst &I = M.inst(R);
+  S.Atomic = R;
+  S.Op = I.Opcode == Op::OpAtomicFMinEXT ? FloatOp::Min : FloatOp::Max;
+  const InstRef TypeDef = M.def(I.TypeId);
+  if (TypeDef == Module::NoInst || M.inst(TypeDef).Opcode != Op::OpTypeFloat) {
+    C.error(FailureKind::Unsupported,
+            M.describe(R) + ": only scalar float results are supported "
+                            "(vector f16 atomics are not)");
+    return false;
+  }
+  S.Width = M.operand(TypeDef, 0);
+  const uint32_t Ptr = M.operand(R, 0);
+  const uint32_t PtrType = C.typeOf(Ptr);
+  if (M.opOf(PtrType) != Op::OpTypePointer) {
+    C.error(FailureKind::InvalidModule, M.describe(R) + ": pointer operand is not a pointer");
+    return false;
+  }
+  const StorageClass SC = C.pointerClass(PtrType);
+  if (C.pointee(PtrType) != I.TypeId || C.typeOf(M.operand(R, 3)) != I.TypeId) {
+    C.error(FailureKind::InvalidModule,
+            M.describe(R) + ": the pointer's pointee type or the value's type "
+                            "is not the result type");
+    return false;
+  }
+  if (!classify(R, SC, S))
+    return false;
+  // Native on the target: leave it alone.
+  if (!EvenIfNative && C.Target.isNativeMinMax(C.memoryClass(S.Kind, SC), S.Width))
+    return false;
+  if (!checkWidth(R, S))
+    return false;
+  if (S.Kind == MemKind::ImageRetype && !analyzeImage(R, Ptr, S))
+    return false;
+  if (S.Width == 64 && !C.Target.mayUseInt64Atomics(C.memoryClass(S.Kind, SC))) {
+    C.error(FailureKind::TargetLacksFeature,
+            M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                            "integer atomics, which the target (" +
+                C.Target.Source + ") does not support");
+    return false;
+  }
+  if (S.Kind == MemKind::BufferAlias || S.Kind == MemKind::SharedRetype)
+    if (!traceRoot(R, Ptr, S))
+      return false;
+  if (!checkOperands(R, S))
+    return false;
+  // Early-out is legal for constant Relaxed/Acquire semantics on
+  // non-volatile accesses.
+  uint64_t Sem = 0;
+  S.EarlyOutLegal = C.Opts.EarlyOut && C.constantValue(M.operand(R, 2), Sem) &&
+                    earlyOutAllowed(Sem) && !volatileMemory(S);
+  return true;
+}
+
+bool SitePlanner::volatileMember(uint32_t T, uint64_t Member) const {
+  for (InstRef R : M.decorationsOf(T))
+    if (M.inst(R).Opcode == Op::OpMemberDecorate && M.numOperands(R) >= 3 &&
+        M.operand(R, 1) == Member &&
+        M.operand(R, 2) == uint32_t(spv::Decoration::Volatile))
+      return true;
+  return false;
+}
+
+bool SitePlanner::volatileMemory(const Site &S) const {
+  const uint32_t Ptr = M.operand(S.Atomic, 0);
+  if (M.hasDecoration(Ptr, spv::Decoration::Volatile) ||
+      (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
+    return true;
+  if (!S.Root)
+    return false;
+  // A Volatile member on the chain's way (glslang's `volatile` buffer
+  // under the GLSL450 memory model decorates the members).
+  uint32_t T = C.pointee(C.typeOf(S.Root));
+  for (InstRef AC : S.Chain) {
+    if (M.hasDecoration(M.inst(AC).ResultId, spv::Decoration::Volatile))
+      return true;
+    for (uint32_t K = 1; K < M.numOperands(AC); ++K) {
+      const InstRef TD = M.def(T);
+      if (TD == Module::NoInst)
+        return false;
+      if (M.inst(TD).Opcode != Op::OpTypeStruct) {
+        if (M.numOperands(TD) == 0)
+          return false;
+        T = M.operand(TD, 0);
+        continue;
+      }
+      uint64_t Member = 0;
+      if (!C.constantValue(M.operand(AC, K), Member) || Member >= M.numOperands(TD))
+        return false;
+      if (volatileMember(T, Member))
+        return true;
+      T = M.operand(TD, uint32_t(Member));
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// The plan
+// ---------------------------------------------------------------------------
+
+void SitePlanner::collectRoots() {
+  for (size_t I = 0; I < Plan.Sites.size(); ++I) {
+    const Site &S = Plan.Sites[I];
+    if (S.Kind == MemKind::BufferAlias)
+      Plan.BufferRoots[S.Root].push_back(I);
+    else if (S.Kind == MemKind::SharedRetype)
+      Plan.SharedRoots.insert(S.Root);
+    else if (S.Kind == MemKind::ImageRetype)
+      Plan.ImageRoots.insert(S.Root);
+  }
+}
+
+// A native atomic on a Workgroup variable that another atomic's lowering
+// retypes would be left on an integer: it is lowered as well.
+bool SitePlanner::collectNativeOnRetyped(const std::vector<InstRef> &Native) {
+  bool Ok = true;
+  std::vector<InstRef> Chain;
+  for (InstRef R : Native) {
+    if (Plan.SharedRoots.empty())
+      break;
+    const uint32_t Cur = chainRoot(C, M.operand(R, 0), Chain);
+    // A leaf that keeps its float type (f16) keeps its native atomic.
+    if (!Plan.SharedRoots.count(Cur) || !C.hasFloat(M.inst(R).TypeId))
+      continue;
+    Site S;
+    if (analyze(R, S, /*EvenIfNative=*/true))
+      Plan.add(std::move(S));
+    else
+      Ok = false;
+  }
+  return Ok;
+}
+
+bool SitePlanner::collect() {
+  for (InstRef R : M.section(Section::ExecutionMode)) {
+    const Inst &I = M.inst(R);
+    if (I.Opcode == Op::OpExecutionMode && I.Count >= 3 &&
+        M.operand(R, 1) == uint32_t(spv::ExecutionMode::DenormFlushToZero))
+      Plan.FlushWidths.insert(M.operand(R, 2));
+  }
+  resolvePointerSelects(C);
+  bool Ok = true;
+  std::vector<InstRef> Native; // left alone: the target runs them
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        const Op O = M.inst(R).Opcode;
+        if (O != Op::OpAtomicFMinEXT && O != Op::OpAtomicFMaxEXT)
+          continue;
+        Site S;
+        const FailureKind Before = C.Failure;
+        if (analyze(R, S))
+          Plan.add(std::move(S));
+        else if (C.Failure != Before)
+          Ok = false;
+        else
+          Native.push_back(R);
+      }
+  if (!Ok || Plan.Sites.empty())
+    return Ok;
+  if (!noLogicalPointerBitcast())
+    return false;
+  // Results that nothing reads, through copies, phis, dead stores and
+  // returns (ResultUse).
+  M.buildUses();
+  ResultUse Reads(M);
+  for (Site &S : Plan.Sites)
+    S.ResultUnused = !Reads.isRead(M.inst(S.Atomic).ResultId);
+  collectRoots();
+  return collectNativeOnRetyped(Native) && collectRetypedAdds();
+}
+
+// A float add on a Workgroup float that is retyped for a min/max beside
+// it (a target with native float add but no float min/max, like NVIDIA's)
+// has no integer form: it becomes a compare-exchange loop of float adds on
+// the integer view, which, like the native add, returns the value it
+// replaced.  Compared as bits, a NaN in memory cannot keep the loop going.
+bool SitePlanner::collectRetypedAdds() {
+  if (Plan.SharedRoots.empty())
+    return true;
+  std::vector<InstRef> Chain;
+  for (Function &F : M.functions())
+    for (Block &B : F.Blocks)
+      for (InstRef R : B.Body) {
+        if (M.inst(R).Opcode != Op::OpAtomicFAddEXT)
+          continue;
+        const uint32_t Cur = chainRoot(C, M.operand(R, 0), Chain);
+        if (!Plan.SharedRoots.count(Cur) || !C.hasFloat(M.inst(R).TypeId))
+          continue; // f16 leaves keep their type, and their native add
+        Site S;
+        S.Atomic = R;
+        S.Add = true;
+        S.Op = FloatOp::Max; // unused; a float add is no min/max writer
+        S.Kind = MemKind::SharedRetype;
+        S.Width = M.scalarWidth(M.inst(R).TypeId);
+        if (S.Width == 64 && !C.Target.mayUseInt64Atomics(MemoryClass::Shared)) {
+          C.error(FailureKind::TargetLacksFeature,
+                  M.describe(R) + ": lowering a 64-bit float atomic needs 64-bit "
+                                  "integer atomics, which the target (" +
+                      C.Target.Source + ") does not support");
+          return false;
+        }
+        if (!traceRoot(R, M.operand(R, 0), S))
+          return false;
+        Plan.add(std::move(S));
+      }
+  return true;
+}
+
+void SitePlanner::markExclusiveSites() {
+  // writers=any: shaders outside the module may write the memory too.
+  if (C.Opts.Writers != WriterScope::Module)
+    return;
+  WriterAnalysis Analysis(M); // the use lists built by collect() are current
+  const std::vector<Site> &Sites = Plan.Sites;
+  for (Site &S : Plan.Sites) {
+    if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
+      continue;
+    const Writers &W = Analysis.writersOf(S.Root);
+    // The site's own write, for the paths of the others (memory apart from
+    // the site's: another member, another constant element).
+    const auto Own = std::find_if(W.Writes.begin(), W.Writes.end(),
+                                  [&](const Write &Wr) { return Wr.Inst == S.Atomic; });
+    S.Exclusive = W.Known && std::all_of(W.Writes.begin(), W.Writes.end(), [&](const Write &Wr) {
+      if (Own != W.Writes.end() && Analysis.disjoint(*Own, Wr))
+        return true;
+      const auto It = Plan.SiteOf.find(Wr.Inst);
+      return It != Plan.SiteOf.end() && !Sites[It->second].Add && Sites[It->second].Op == S.Op;
+    });
+  }
+}
+
+} // namespace fatomic::spirv
