@@ -122,7 +122,10 @@ def run_one(binary, module, flags, work):
     fd, out = tempfile.mkstemp(dir=work, suffix=".out")
     os.close(fd)
     os.unlink(out)
-    p = run_quiet([binary, module] + flags + ["-o", out], timeout=300)
+    try:
+        p = run_quiet([binary, module] + flags + ["-o", out], timeout=120)
+    except subprocess.TimeoutExpired:
+        return -1, "", b"timed out after 120 s"
     data = b""
     if os.path.exists(out):
         data = open(out, "rb").read()
