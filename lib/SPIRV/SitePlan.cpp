@@ -14,6 +14,7 @@
 #include "WriterAnalysis.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace fatomic::spirv {
 
@@ -430,25 +431,53 @@ bool SitePlanner::collectRetypedAdds() {
   return true;
 }
 
+namespace {
+
+/// One root's writes, indexed for the exclusivity test of its sites: where
+/// each site's own write is, and, per float op, the writes that are not a
+/// lowered atomic of that op (the only ones a site must be apart from).
+/// Indexed once per root, so that a root with many sites costs linear time
+/// where a search of the writes per site cost quadratic time.
+struct RootWrites {
+  std::unordered_map<InstRef, size_t> IndexOf; ///< first write of each instruction
+  std::vector<size_t> Foreign[2];              ///< by FloatOp
+};
+
+RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
+  RootWrites R;
+  for (size_t K = 0; K < W.Writes.size(); ++K) {
+    R.IndexOf.try_emplace(W.Writes[K].Inst, K);
+    const auto It = Plan.SiteOf.find(W.Writes[K].Inst);
+    const Site *Other = It == Plan.SiteOf.end() ? nullptr : &Plan.Sites[It->second];
+    for (FloatOp Op : {FloatOp::Min, FloatOp::Max})
+      if (!Other || Other->Add || Other->Op != Op)
+        R.Foreign[unsigned(Op)].push_back(K);
+  }
+  return R;
+}
+
+} // namespace
+
 void SitePlanner::markExclusiveSites() {
   // writers=any: shaders outside the module may write the memory too.
   if (C.Opts.Writers != WriterScope::Module)
     return;
   WriterAnalysis Analysis(M); // the use lists built by collect() are current
-  const std::vector<Site> &Sites = Plan.Sites;
+  std::unordered_map<uint32_t, RootWrites> ByRoot;
   for (Site &S : Plan.Sites) {
     if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
       continue;
     const Writers &W = Analysis.writersOf(S.Root);
-    // The site's own write, for the paths of the others (memory apart from
-    // the site's: another member, another constant element).
-    const auto Own = std::find_if(W.Writes.begin(), W.Writes.end(),
-                                  [&](const Write &Wr) { return Wr.Inst == S.Atomic; });
-    S.Exclusive = W.Known && std::all_of(W.Writes.begin(), W.Writes.end(), [&](const Write &Wr) {
-      if (Own != W.Writes.end() && Analysis.disjoint(*Own, Wr))
-        return true;
-      const auto It = Plan.SiteOf.find(Wr.Inst);
-      return It != Plan.SiteOf.end() && !Sites[It->second].Add && Sites[It->second].Op == S.Op;
+    auto It = ByRoot.find(S.Root);
+    if (It == ByRoot.end())
+      It = ByRoot.emplace(S.Root, indexWrites(W, Plan)).first;
+    const RootWrites &R = It->second;
+    // Every write that is not a lowered atomic of the same op must be apart
+    // from the site's own (another member, another constant element).
+    const auto Own = R.IndexOf.find(S.Atomic);
+    const std::vector<size_t> &Foreign = R.Foreign[unsigned(S.Op)];
+    S.Exclusive = W.Known && std::all_of(Foreign.begin(), Foreign.end(), [&](size_t K) {
+      return Own != R.IndexOf.end() && Analysis.disjoint(W.Writes[Own->second], W.Writes[K]);
     });
   }
 }
