@@ -67,7 +67,7 @@ def functions(text):
         if c == "\n":
             line += 1
         elif c == "{":
-            head = code[max(0, code.rfind(";", 0, i), code.rfind("}", 0, i), code.rfind("{", 0, i)) + 1:i]
+            head = code[max(code.rfind(";", 0, i), code.rfind("}", 0, i), code.rfind("{", 0, i)) + 1:i]
             in_scope = all(kind == "scope" for kind, _, _ in stack)
             if _SCOPE.search(head.replace("\n", " ")) or head.strip().startswith(("extern", "template")) and "(" not in head:
                 kind = "scope"
