@@ -24,6 +24,15 @@
 // never under writers=any (docs/semantics.md, "Concurrency").  A Volatile
 // variable, access chain or member gets no early-out.
 //
+// Subgroup aggregation (aggregate=subgroup, off by default): in a compute
+// shader (SPIR-V 1.3+), a buffer or Workgroup atomic with Relaxed semantics
+// and a constant scope tests whether its address is the same across the
+// subgroup; where it is, the operands are reduced in the order map, the
+// elected invocation does the lowered atomic, and used results are rebuilt
+// from its result and an exclusive scan (lib/SPIRV/SubgroupAggregate.h).
+// Adds GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformVote
+// (when an index is not constant) and GroupNonUniformBallot (used results).
+//
 // Outlining (outline=on, the default): the lowered code of buffer,
 // Workgroup and pointer-cast atomics is written once per kind of atomic, in
 // a helper function (FunctionControl Inline) that takes the access chain's

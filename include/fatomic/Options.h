@@ -31,6 +31,13 @@
 //                                  other shaders, so every atomic gets the
 //                                  form that is linearizable against any
 //                                  writer
+//   aggregate=off|subgroup         combine the operands of a subgroup's
+//                                  invocations that hit one address and
+//                                  let one of them do the atomic (SPIR-V
+//                                  compute shaders; the target must have
+//                                  subgroup basic, vote, arithmetic and
+//                                  ballot operations in compute).  Default
+//                                  off.
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -50,8 +57,13 @@
 namespace fatomic {
 
 enum class Strategy : unsigned char { Dispatch, Cas };
-
 const char *toString(Strategy S);
+/// Whether invocations combine their operands before the atomic (aggregate=).
+enum class Aggregation : unsigned char {
+  Off,      ///< every invocation does its own atomic (the default)
+  Subgroup, ///< one atomic per subgroup where the address is uniform
+};
+const char *toString(Aggregation A);
 
 /// Who may write the memory of a lowered atomic while it runs (writers=).
 enum class WriterScope : unsigned char {
@@ -74,6 +86,8 @@ struct LoweringOptions {
   bool OutlineGiven = false;
   /// writers=: where the cheaper, proof-dependent forms may be used.
   WriterScope Writers = WriterScope::Module;
+  /// aggregate=: combine a subgroup's operands first (SPIR-V pass only).
+  Aggregation Aggregate = Aggregation::Off;
   /// Features named with native=...; merged into the target model.
   std::vector<Feature> Native;
 

@@ -8,6 +8,10 @@ const char *toString(Strategy S) {
   return S == Strategy::Dispatch ? "dispatch" : "cas";
 }
 
+const char *toString(Aggregation A) {
+  return A == Aggregation::Off ? "off" : "subgroup";
+}
+
 const char *toString(WriterScope W) {
   return W == WriterScope::Module ? "module" : "any";
 }
@@ -89,6 +93,15 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
       return badValue(Error, Key, Value, "module or any");
     return true;
   }
+  if (Key == "aggregate") {
+    if (Value == "off")
+      Opts.Aggregate = Aggregation::Off;
+    else if (Value == "subgroup")
+      Opts.Aggregate = Aggregation::Subgroup;
+    else
+      return badValue(Error, Key, Value, "off or subgroup");
+    return true;
+  }
   if (Key == "native") {
     std::string_view Rest = Value;
     if (Rest.empty())
@@ -115,7 +128,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   Error = "unknown option '" + std::string(Key) +
-          "' (expected nan, strategy, early-out, native, images, outline or writers)";
+          "' (expected nan, strategy, early-out, native, images, outline, writers or aggregate)";
   return false;
 }
 
@@ -154,6 +167,8 @@ std::string LoweringOptions::str() const {
     S += std::string(",outline=") + (Outline ? "on" : "off");
   if (Writers != WriterScope::Module)
     S += std::string(",writers=") + toString(Writers);
+  if (Aggregate != Aggregation::Off)
+    S += std::string(",aggregate=") + toString(Aggregate);
   return S;
 }
 

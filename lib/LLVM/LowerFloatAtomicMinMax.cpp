@@ -1463,6 +1463,8 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
     return Fail("option 'native' applies to the SPIR-V pass only");
   if (Options->RetypeImages)
     return Fail("option 'images' applies to the SPIR-V pass only");
+  if (Options->Aggregate != Aggregation::Off)
+    return Fail("option 'aggregate' applies to the SPIR-V pass only");
   return std::move(*Options);
 }
 

@@ -14,7 +14,6 @@
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
-#include "AtomicEmitter.h"
 #include "BlockSplit.h"
 #include "BufferAlias.h"
 #include "ImageRetype.h"
@@ -24,6 +23,7 @@
 #include "Outline.h"
 #include "SharedRetype.h"
 #include "SitePlan.h"
+#include "SubgroupAggregate.h"
 
 #include <algorithm>
 
@@ -127,7 +127,7 @@ void Lowering::lowerInPlace(std::vector<Block> &Blocks, InstRef R) {
   for (InstRef AC : S.Chain)
     for (uint32_t K = 1; K < M.numOperands(AC); ++K)
       X.Indices.push_back(M.operand(AC, K));
-  AtomicEmitter(C, Plan.FlushWidths, Blocks, S, X).emit();
+  emitLoweredAtomic(C, Plan.FlushWidths, Blocks, S, X);
 }
 
 // Each atomic, in layout order; then the helper functions.

@@ -43,6 +43,7 @@ struct Site {
   std::vector<InstRef> Chain;   ///< access chains, outermost (root side) first
   bool NonUniform = false;
   bool EarlyOutLegal = false;
+  bool Volatile = false;        ///< a Volatile decoration on the memory
   bool ResultUnused = false;    ///< nothing reads the atomic's result (ResultUse)
   /// An OpAtomicFAddEXT on a float that a retype turns into an integer:
   /// lowered as a compare-exchange loop of float adds (Op is unused).

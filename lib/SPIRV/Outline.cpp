@@ -8,7 +8,7 @@
 
 #include "Outline.h"
 
-#include "AtomicEmitter.h"
+#include "SubgroupAggregate.h"
 
 namespace fatomic::spirv {
 
@@ -120,7 +120,7 @@ uint32_t Outline::makeHelper(const Site &S, const bool RunTime[2]) {
   Entry.Label = M.newId();
   Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
   F.Blocks.push_back(std::move(Entry));
-  AtomicEmitter(C, Plan.FlushWidths, F.Blocks, S, X).emit();
+  emitLoweredAtomic(C, Plan.FlushWidths, F.Blocks, S, X);
   F.Blocks.back().Body.push_back(M.create(Op::OpReturnValue, 0, 0, {X.ResultId}, 0b1));
   F.End = M.create(Op::OpFunctionEnd, 0, 0, {}, 0);
   Helpers.push_back(std::move(F));

@@ -270,8 +270,9 @@ bool SitePlanner::analyze(InstRef R, Site &S, bool EvenIfNative) {
   // Early-out is legal for constant Relaxed/Acquire semantics on
   // non-volatile accesses.
   uint64_t Sem = 0;
+  S.Volatile = volatileMemory(S);
   S.EarlyOutLegal = C.Opts.EarlyOut && C.constantValue(M.operand(R, 2), Sem) &&
-                    earlyOutAllowed(Sem) && !volatileMemory(S);
+                    earlyOutAllowed(Sem) && !S.Volatile;
   return true;
 }
 

@@ -476,12 +476,15 @@ def compile_glsl(env, src):
 def lower(env, spv, config, images=False):
     nan, strat, eo = config[:3]
     outline = config[3] if len(config) > 3 else "on"
+    aggregate = config[4] if len(config) > 4 else "off"
     opts = f"nan={nan},strategy={strat},early-out={eo},outline={outline}"
+    if aggregate != "off":
+        opts += f",aggregate={aggregate}"
     if images:
         opts += ",images=retype"
 
     def go():
-        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.spv"
+        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.agg-{aggregate}.spv"
         rc, so, se = run([env.fopt, "--target-env=vulkan1.2", spv, "-o", out,
                           f"--lower-float-atomic-minmax={opts}"])
         if rc != 0:
@@ -756,6 +759,21 @@ def lowered_cases(quick):
                                     f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}/f32/image/{op}/"
                                     f"{'used' if used else 'unused'}/def/{n}",
                                     32, "image", op, used, "def", "fatomic-opt", n, cfg[0], cfg))
+                # Subgroup aggregation: one address (every subgroup
+                # aggregates), 64 and 4096 (subgroups whose invocations
+                # mix addresses take the per-invocation path), each policy,
+                # outlined and written out; the keys, the reduction and the
+                # rebuilt results are checked like every lowering.
+                if mem in ("ssbo", "shared"):
+                    for used in (True, False):
+                        for nan in ("number", "propagate", "fast"):
+                            for outline in ("on", "off"):
+                                cfg = (nan, "dispatch", "on", outline, "subgroup")
+                                for n in (NADDRS if not quick else (1,)):
+                                    cases.append(Case(
+                                        f"lowered/{nan}/dispatch/eo-on/outline-{outline}/aggregate/"
+                                        f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
+                                        w, mem, op, used, "def", "fatomic-opt", n, nan, cfg))
                 # Explicit scopes and semantics: Release and AcquireRelease
                 # forbid the early-out; Acquire and Relaxed allow it.
                 for sem in sem_variants(mem):

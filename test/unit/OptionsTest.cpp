@@ -18,6 +18,7 @@ TEST(Options, DefaultsFromEmptyString) {
   EXPECT_TRUE(O->Outline);
   EXPECT_FALSE(O->OutlineGiven);
   EXPECT_EQ(O->Writers, WriterScope::Module);
+  EXPECT_EQ(O->Aggregate, Aggregation::Off);
   EXPECT_EQ(O->policyFor(NanPolicy::Number), NanPolicy::Number);
   EXPECT_EQ(O->policyFor(NanPolicy::Propagate), NanPolicy::Propagate);
 }
@@ -26,7 +27,7 @@ TEST(Options, AllKeysBothSeparators) {
   std::string Err;
   auto O = parseOptions("nan=propagate;strategy=cas,early-out=off;"
                         "native=shaderBufferFloat32AtomicMinMax+shaderSharedInt64Atomics,"
-                        "images=retype;outline=off;writers=any",
+                        "images=retype;outline=off;writers=any;aggregate=subgroup",
                         Err);
   ASSERT_TRUE(O) << Err;
   EXPECT_EQ(O->Nan, NanPolicy::Propagate);
@@ -36,6 +37,7 @@ TEST(Options, AllKeysBothSeparators) {
   EXPECT_FALSE(O->Outline);
   EXPECT_TRUE(O->OutlineGiven);
   EXPECT_EQ(O->Writers, WriterScope::Any);
+  EXPECT_EQ(O->Aggregate, Aggregation::Subgroup);
   ASSERT_EQ(O->Native.size(), 2u);
   EXPECT_EQ(O->Native[0], Feature::ShaderBufferFloat32AtomicMinMax);
   EXPECT_EQ(O->Native[1], Feature::ShaderSharedInt64Atomics);
@@ -64,6 +66,9 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_FALSE(parseOptions("writers=some", Err));
   EXPECT_NE(Err.find("'writers'"), std::string::npos) << Err;
   EXPECT_NE(Err.find("module or any"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions("aggregate=warp", Err));
+  EXPECT_NE(Err.find("'aggregate'"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("off or subgroup"), std::string::npos) << Err;
 }
 
 TEST(NanPolicy, ParsePrintRoundTrip) {

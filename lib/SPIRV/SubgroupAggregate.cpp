@@ -1,0 +1,234 @@
+//===- SubgroupAggregate.cpp - One atomic per subgroup --------------------===//
+//
+// See SubgroupAggregate.h.  The keys are the order map U of the operand
+// (fatomic/OrderMap.h), so that an unsigned subgroup max or min is the float
+// max or min with -0 < +0; the NaN policy is carried by what a NaN operand's
+// key is.  The results are rebuilt in U as well, which the inverse map turns
+// back into float bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SubgroupAggregate.h"
+
+#include "AtomicEmitter.h"
+#include "Semantics.h"
+#include "fatomic/OrderMap.h"
+
+namespace fatomic::spirv {
+
+void emitLoweredAtomic(LoweringContext &C, const std::set<unsigned> &FlushWidths,
+                       std::vector<Block> &Blocks, const Site &S, const Operands &X) {
+  SubgroupAggregator A(C, FlushWidths, Blocks, S, X);
+  if (A.applies())
+    A.emit();
+  else
+    AtomicEmitter(C, FlushWidths, Blocks, S, X).emit();
+}
+
+// ---- where it applies -------------------------------------------------------
+
+bool SubgroupAggregator::applies() const {
+  return C.Opts.Aggregate == Aggregation::Subgroup && moduleAllows() && siteAllows();
+}
+
+// Group operations need SPIR-V 1.3.  Only compute shaders: a fragment
+// shader's helper invocations take part in subgroup operations, and one of
+// them could be the elected invocation, whose atomic would then have no
+// effect.  A module without entry points (a library) gives no stage.
+bool SubgroupAggregator::moduleAllows() const {
+  if (M.version() < 0x10300 || !M.hasCapability(spv::Capability::Shader) ||
+      M.hasCapability(spv::Capability::Kernel))
+    return false;
+  const std::vector<InstRef> &EntryPoints = M.section(Section::EntryPoint);
+  if (EntryPoints.empty())
+    return false;
+  for (InstRef R : EntryPoints)
+    if (spv::ExecutionModel(M.operand(R, 0)) != spv::ExecutionModel::GLCompute)
+      return false;
+  return true;
+}
+
+// Relaxed semantics only: the other invocations do no atomic of their own,
+// so an acquire or release of theirs would not be performed.  A constant
+// scope wider than the invocation; buffer or Workgroup memory through a
+// known variable (whose index ids the uniformity test compares); no
+// denormal flushing, which the keys would have to follow.
+bool SubgroupAggregator::siteAllows() const {
+  if (S.Add || S.Volatile || X.Scope || X.Semantics || FlushWidths.count(S.Width) ||
+      (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype))
+    return false;
+  uint64_t Scope = 0, Sem = 0;
+  if (!C.constantValue(M.operand(S.Atomic, 1), Scope) ||
+      !C.constantValue(M.operand(S.Atomic, 2), Sem))
+    return false;
+  return Scope != uint64_t(spv::Scope::Invocation) && (Sem & ~uint64_t(SemStorageClasses)) == 0;
+}
+
+// ---- building blocks --------------------------------------------------------
+
+uint32_t SubgroupAggregator::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops) {
+  const uint32_t Id = M.newId();
+  Blocks.back().Body.push_back(M.create(O, T, Id, Ops));
+  return Id;
+}
+
+void SubgroupAggregator::stmt(Op O, std::initializer_list<uint32_t> Ops) {
+  Blocks.back().Body.push_back(M.create(O, 0, 0, Ops));
+}
+
+void SubgroupAggregator::newBlock(uint32_t Label) {
+  Block B;
+  B.Label = Label;
+  B.LabelInst = M.create(Op::OpLabel, 0, Label, {});
+  Blocks.push_back(std::move(B));
+}
+
+uint32_t SubgroupAggregator::isNaN(uint32_t Bits) {
+  return op(Op::OpUGreaterThan, BT,
+            {op(Op::OpBitwiseAnd, UT, {Bits, constant(widthMask(W) >> 1)}),
+             constant(exponentMask(W))});
+}
+
+// U(x) = x ^ ((x >>s (W-1)) | sign).
+uint32_t SubgroupAggregator::ordered(uint32_t Bits) {
+  const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {Bits, constant(W - 1)});
+  return op(Op::OpBitwiseXor, UT, {Bits, op(Op::OpBitwiseOr, UT, {Sh, constant(signBit(W))})});
+}
+
+// U^-1(k) = k ^ (~(k >>s (W-1)) | sign): keys with the top bit set came
+// from non-negative floats (flip the sign back), the others from negative
+// ones (flip every bit).
+uint32_t SubgroupAggregator::unordered(uint32_t Key) {
+  const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {Key, constant(W - 1)});
+  const uint32_t Mask = op(Op::OpBitwiseOr, UT, {op(Op::OpNot, UT, {Sh}), constant(signBit(W))});
+  return op(Op::OpBitwiseXor, UT, {Key, Mask});
+}
+
+// number: a NaN operand changes nothing, so its key is the reduction's
+// identity (which decodes to a NaN: the elected atomic then changes nothing
+// either).  propagate: a NaN wins, so its key is the absorbing end, which
+// decodes to the policy's sticky pattern.  fast: NaNs where U puts them.
+uint32_t SubgroupAggregator::key(uint32_t Bits) {
+  const uint32_t U = ordered(Bits);
+  if (Policy == NanPolicy::Fast)
+    return U;
+  return op(Op::OpSelect, UT,
+            {isNaN(Bits), constant(Policy == NanPolicy::Number ? Identity : Absorbing), U});
+}
+
+// True where every non-constant index is the same in every active
+// invocation; 0 where every index is a constant (one address for all).
+uint32_t SubgroupAggregator::uniformAddress() {
+  uint32_t All = 0;
+  for (uint32_t Idx : X.Indices) {
+    switch (M.opOf(Idx)) {
+    case Op::OpConstant:
+    case Op::OpConstantNull:
+    case Op::OpSpecConstant:
+    case Op::OpSpecConstantOp:
+      continue;
+    default:
+      break;
+    }
+    const uint32_t Equal = op(Op::OpGroupNonUniformAllEqual, BT, {subgroup(), Idx});
+    All = All ? op(Op::OpLogicalAnd, BT, {All, Equal}) : Equal;
+  }
+  return All;
+}
+
+uint32_t SubgroupAggregator::lowered(uint32_t Value) {
+  Operands Y = X;
+  Y.Value = Value;
+  Y.ResultId = M.newId();
+  AtomicEmitter(C, FlushWidths, Blocks, S, Y).emit();
+  return Y.ResultId;
+}
+
+// Invocation i's result is what the atomic would have returned had the
+// subgroup's operations run one after the other in invocation order:
+// Old combined with the keys of the invocations below i (an exclusive scan).
+uint32_t SubgroupAggregator::scannedResult(uint32_t Old, uint32_t Key) {
+  const bool Max = S.Op == FloatOp::Max;
+  const uint32_t Below =
+      op(Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin, UT,
+         {subgroup(), uint32_t(spv::GroupOperation::ExclusiveScan), Key});
+  const uint32_t OldBits = op(Op::OpBitcast, UT, {Old});
+  uint32_t Take = op(Max ? Op::OpUGreaterThan : Op::OpULessThan, BT, {Below, ordered(OldBits)});
+  if (Policy != NanPolicy::Fast) {
+    // Nothing below (the identity): Old.  number: a NaN in memory gives way
+    // to the first number; propagate: it stays.
+    const uint32_t Prior = op(Op::OpINotEqual, BT, {Below, constant(Identity)});
+    const uint32_t OldNaN = isNaN(OldBits);
+    const uint32_t Wins = Policy == NanPolicy::Number
+                              ? op(Op::OpLogicalOr, BT, {OldNaN, Take})
+                              : op(Op::OpLogicalAnd, BT, {op(Op::OpLogicalNot, BT, {OldNaN}), Take});
+    Take = op(Op::OpLogicalAnd, BT, {Prior, Wins});
+  }
+  return op(Op::OpBitcast, FloatType, {op(Op::OpSelect, UT, {Take, unordered(Below), OldBits})});
+}
+
+void SubgroupAggregator::addCapabilities() {
+  M.addCapability(spv::Capability::GroupNonUniform);
+  M.addCapability(spv::Capability::GroupNonUniformArithmetic);
+  if (!S.ResultUnused)
+    M.addCapability(spv::Capability::GroupNonUniformBallot);
+}
+
+// ---- the aggregated atomic --------------------------------------------------
+
+void SubgroupAggregator::emit() {
+  W = S.Width;
+  FloatType = M.inst(S.Atomic).TypeId;
+  Policy = C.Opts.policyFor(NanPolicy::Number);
+  UT = M.typeInt(W, false);
+  BT = M.typeBool();
+  const bool Max = S.Op == FloatOp::Max;
+  Identity = Max ? 0 : widthMask(W);
+  Absorbing = Max ? widthMask(W) : 0;
+  addCapabilities();
+
+  const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
+  const uint32_t Uniform = uniformAddress();
+  const uint32_t Merge = Uniform ? M.newId() : 0, Single = Uniform ? M.newId() : 0;
+  if (Uniform) {
+    M.addCapability(spv::Capability::GroupNonUniformVote);
+    const uint32_t Agg = M.newId();
+    stmt(Op::OpSelectionMerge, {Merge, 0});
+    stmt(Op::OpBranchConditional, {Uniform, Agg, Single});
+    newBlock(Agg);
+  }
+  const uint32_t Reduced =
+      op(Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin, UT,
+         {subgroup(), uint32_t(spv::GroupOperation::Reduce), Key});
+  const uint32_t Elected = op(Op::OpGroupNonUniformElect, BT, {subgroup()});
+  const uint32_t Header = Blocks.back().Label, Electing = M.newId(), AggMerge = M.newId();
+  stmt(Op::OpSelectionMerge, {AggMerge, 0});
+  stmt(Op::OpBranchConditional, {Elected, Electing, AggMerge});
+  newBlock(Electing);
+  const uint32_t Old = lowered(op(Op::OpBitcast, FloatType, {unordered(Reduced)}));
+  const uint32_t ElectedEnd = Blocks.back().Label;
+  stmt(Op::OpBranch, {AggMerge});
+  newBlock(AggMerge);
+  const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
+  uint32_t Result = Undef;
+  if (!S.ResultUnused) {
+    const uint32_t Mine = op(Op::OpPhi, FloatType, {Old, ElectedEnd, Undef, Header});
+    Result = scannedResult(
+        op(Op::OpGroupNonUniformBroadcastFirst, FloatType, {subgroup(), Mine}), Key);
+  }
+  if (!Uniform) {
+    Blocks.back().Body.push_back(M.create(Op::OpCopyObject, FloatType, X.ResultId, {Result}));
+    return;
+  }
+  const uint32_t AggEnd = Blocks.back().Label;
+  stmt(Op::OpBranch, {Merge});
+  newBlock(Single);
+  const uint32_t Own = lowered(X.Value);
+  const uint32_t SingleEnd = Blocks.back().Label;
+  stmt(Op::OpBranch, {Merge});
+  newBlock(Merge);
+  Blocks.back().Body.push_back(
+      M.create(Op::OpPhi, FloatType, X.ResultId, {Result, AggEnd, Own, SingleEnd}));
+}
+
+} // namespace fatomic::spirv

@@ -1,0 +1,95 @@
+//===- SubgroupAggregate.h - One atomic per subgroup ----------------------===//
+//
+// `aggregate=subgroup`: where the invocations of a subgroup hit one address,
+// they combine their operands first and one of them does the lowered atomic.
+//
+//   key  = U(v), the order map (NaN operands: the identity under `number`,
+//          the absorbing end under `propagate`; raw under `fast`)
+//   if every index of the address is equal across the subgroup
+//          (OpGroupNonUniformAllEqual; no test where every index is a
+//          constant):
+//     r = OpGroupNonUniformUMax/UMin Reduce key
+//     the elected invocation (OpGroupNonUniformElect) runs the lowered
+//     atomic (AtomicEmitter) on U^-1(r)
+//     used result: old = OpGroupNonUniformBroadcastFirst of its result,
+//     and each invocation's value is the policy's fold of old with the
+//     exclusive scan of the keys below it
+//   else: the per-invocation lowered atomic.
+//
+// Linearizable: the subgroup's operations take effect, in invocation order,
+// at the elected invocation's atomic, and each returned value is what that
+// order gives (docs/semantics.md, "Subgroup aggregation").
+//
+// Applied only where that is sound and legal: buffer and Workgroup memory,
+// constant Scope, Relaxed semantics (another invocation's release or
+// acquire would not be performed), not volatile, no denormal flushing of
+// the width, SPIR-V 1.3 or later, a Shader module whose every entry point is
+// GLCompute (a fragment shader's helper invocations take part in subgroup
+// operations but their atomics have no effect).  Adds GroupNonUniform,
+// GroupNonUniformVote, GroupNonUniformArithmetic and, for used results,
+// GroupNonUniformBallot.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
+#define FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
+
+#include "LoweringState.h"
+
+#include <set>
+#include <vector>
+
+namespace fatomic::spirv {
+
+/// Appends the lowering of \p S on \p X to \p Blocks: aggregated where
+/// aggregate=subgroup asks for it and it applies, otherwise AtomicEmitter's.
+void emitLoweredAtomic(LoweringContext &C, const std::set<unsigned> &FlushWidths,
+                       std::vector<Block> &Blocks, const Site &S, const Operands &X);
+
+class SubgroupAggregator {
+public:
+  SubgroupAggregator(LoweringContext &C, const std::set<unsigned> &FlushWidths,
+                     std::vector<Block> &Blocks, const Site &S, const Operands &X)
+      : C(C), M(C.M), FlushWidths(FlushWidths), Blocks(Blocks), S(S), X(X) {}
+
+  /// Whether the aggregated form is sound and legal for \p S here.
+  bool applies() const;
+  void emit();
+
+private:
+  uint32_t op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops);
+  void stmt(Op O, std::initializer_list<uint32_t> Ops);
+  void newBlock(uint32_t Label);
+  uint32_t constant(uint64_t V) { return C.constantInt(UT, V); }
+  uint32_t subgroup() { return C.constantInt(M.typeInt(32, false), uint32_t(spv::Scope::Subgroup)); }
+
+  bool moduleAllows() const;
+  bool siteAllows() const;
+  uint32_t isNaN(uint32_t Bits);
+  uint32_t ordered(uint32_t Bits);
+  uint32_t unordered(uint32_t Key);
+  uint32_t key(uint32_t Bits);
+  uint32_t uniformAddress();
+  /// The lowered atomic by AtomicEmitter on float \p Value; returns the id
+  /// of its float result.
+  uint32_t lowered(uint32_t Value);
+  /// Each invocation's result: the fold of \p Old with the keys below it.
+  uint32_t scannedResult(uint32_t Old, uint32_t Key);
+  void addCapabilities();
+
+  LoweringContext &C;
+  Module &M;
+  const std::set<unsigned> &FlushWidths;
+  std::vector<Block> &Blocks;
+  const Site &S;
+  const Operands &X;
+
+  NanPolicy Policy = NanPolicy::Number;
+  uint32_t W = 0, FloatType = 0, UT = 0, BT = 0;
+  /// The U-order identity of the reduction (nothing to combine) and its
+  /// absorbing end.
+  uint64_t Identity = 0, Absorbing = 0;
+};
+
+} // namespace fatomic::spirv
+
+#endif // FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
