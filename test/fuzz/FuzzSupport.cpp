@@ -60,6 +60,9 @@ PassConfig configFor(const std::vector<uint32_t> &Words) {
   }
   if (Bits & 128)
     C.Options.RetypeImages = true;
+  // The generator word's ninth bit: subgroup aggregation.
+  if (Words.size() > 2 && (Words[2] & 0x100))
+    C.Options.Aggregate = Aggregation::Subgroup;
   return C;
 }
 

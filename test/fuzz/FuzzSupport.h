@@ -3,8 +3,8 @@
 // The checks every pass fuzz target makes, the lowering options a module's
 // header selects, and the abort that turns a broken invariant into a finding.
 //
-// A SPIR-V input selects its own lowering options through the low byte of
-// the header's generator word (word 2), so that a corpus entry is a plain
+// A SPIR-V input selects its own lowering options through the low nine bits
+// of the header's generator word (word 2), so that a corpus entry is a plain
 // SPIR-V file that reproduces on its own:
 //
 //   bits 0-1  nan: 0 the op's default, 1 number, 2 propagate, 3 fast
@@ -14,6 +14,7 @@
 //   bit 5     native=shaderSharedFloat32AtomicMinMax
 //   bit 6     the target lacks 64-bit integer atomics (buffer and shared)
 //   bit 7     images=retype
+//   bit 8     aggregate=subgroup
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_FUZZ_SUPPORT_H

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-OPTION_BYTES = (0x00, 0x05, 0x0A, 0x53)
+OPTION_BYTES = (0x00, 0x05, 0x0A, 0x53, 0x101)
 
 OPTION_STRINGS = [
     "", "nan=number", "nan=propagate", "nan=fast", "strategy=dispatch",
@@ -42,7 +42,7 @@ OPTION_STRINGS = [
     " nan = fast , strategy = cas ; ",
     "nan=number,nan=fast", "native=", "native=+", "native=shaderBufferFloat32AtomicMinMax+",
     "nan", "=", ",,;;", "nan=maybe", "color=red", "strategy=cas=dispatch",
-    "native=shaderBufferFloat128AtomicMinMax",
+    "native=shaderBufferFloat128AtomicMinMax", "aggregate=subgroup", "aggregate=warp",
 ]
 
 PROFILE_STRUCTS = ("VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT",
@@ -73,7 +73,7 @@ def write(path, data):
 
 def with_option_byte(words, b):
     w = list(words)
-    w[2] = (w[2] & ~0xFF) | b
+    w[2] = (w[2] & ~0x1FF) | b
     return struct.pack("<%dI" % len(w), *w)
 
 

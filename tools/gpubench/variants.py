@@ -35,6 +35,9 @@ VARIANTS = {
                            what="fatomic-opt --lower-float-atomic-minmax (defaults) on the "
                                 "atomic inside a helper function that returns its value, "
                                 "called as a statement when the result is unused"),
+    "fatomic-agg": dict(kind="fatomic", lower="aggregate=subgroup", memory="ieee", legal=True,
+                        what="fatomic-opt --lower-float-atomic-minmax=aggregate=subgroup "
+                             "(one atomic per subgroup where its invocations hit one address)"),
     "fatomic-cas": dict(kind="fatomic", lower="strategy=cas", memory="ieee", legal=True,
                         what="fatomic-opt --lower-float-atomic-minmax=strategy=cas"),
     "fatomic-eo-off": dict(kind="fatomic", lower="early-out=off", memory="ieee", legal=True,
