@@ -206,6 +206,10 @@ bool ImageRetype::visitImageUse(InstRef R, Op O, const std::string &Var,
   }
 }
 
+bool ImageRetype::isFloat32(uint32_t T) const {
+  return M.opOf(T) == Op::OpTypeFloat && M.scalarWidth(T) == 32;
+}
+
 bool ImageRetype::visitTexelUse(InstRef R, Op O, const Use &U, const std::string &Var,
                                 std::vector<Change> &Out) {
   switch (O) {
@@ -219,6 +223,12 @@ bool ImageRetype::visitTexelUse(InstRef R, Op O, const Use &U, const std::string
   case Op::OpAtomicStore:
     if (U.Word != 0)
       return reject(R, Var, "uses a texel pointer of it as a value");
+    // The converted value and result are 32-bit floats (a malformed module
+    // may name an undefined value or give another type).
+    if (O != Op::OpAtomicStore && !isFloat32(M.inst(R).TypeId))
+      return reject(R, Var, "reads a texel of it as a type other than a 32-bit float");
+    if (O != Op::OpAtomicLoad && !isFloat32(C.typeOf(M.operand(R, 3))))
+      return reject(R, Var, "writes a texel of it from a value that is not a 32-bit float");
     Out.push_back({R, O == Op::OpAtomicStore ? Edit::AtomicValue : Edit::AtomicResult});
     return true;
   default:

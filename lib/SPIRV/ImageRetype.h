@@ -61,6 +61,7 @@ private:
                        std::vector<Change> &Out,
                        std::vector<std::pair<uint32_t, Kind>> &Work);
   bool visitImageUse(InstRef R, Op O, const std::string &Var, std::vector<Change> &Out);
+  bool isFloat32(uint32_t T) const;
   bool visitTexelUse(InstRef R, Op O, const Use &U, const std::string &Var,
                      std::vector<Change> &Out);
   bool reject(InstRef User, const std::string &Var, const std::string &Why);
