@@ -1,7 +1,16 @@
 # Shell functions shared by the scripts that make a bundle here and run it
 # on the GPU machine (test/exec/run-nvidia.sh, test/layer/run-nvidia-layer.sh,
 # tools/gpubench/run-gpubench.sh).  Source it; the caller defines say() (a
-# line on stderr) and die() (an error line, then exit 1).
+# line on stderr) and die() (an error line, then exit 1), the scripts through
+# gpu_script_messages.
+
+# gpu_script_messages NAME: defines say (a line on stderr) and die (the line
+# "NAME: error: ...", then exit 1).
+gpu_script_messages() {
+  GPU_SCRIPT_NAME=$1
+  say() { printf '%s\n' "$*" >&2; }
+  die() { say "$GPU_SCRIPT_NAME: error: $*"; exit 1; }
+}
 
 # bundle_cxx_runtime BINARY DIR: copies the libstdc++/libgcc_s that BINARY
 # links against into DIR, a fallback for a machine whose runtime is older.

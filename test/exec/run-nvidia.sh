@@ -36,9 +36,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/exec-bundle
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-nvidia.sh: error: $*"; exit 1; }
+gpu_script_messages run-nvidia.sh
 
 build_tree() {
   command -v cmake >/dev/null || die "cmake not found: cannot build; run '$0 bundle' on a build machine first"

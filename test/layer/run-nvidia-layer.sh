@@ -34,9 +34,8 @@ BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/layer-bundle
 LAYER=VK_LAYER_FATOMIC_float_atomic_minmax
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-nvidia-layer.sh: error: $*"; exit 1; }
+gpu_script_messages run-nvidia-layer.sh
 DEBS=$(gpu_loader_package_names)
 
 build_tree() {

@@ -34,9 +34,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/gpubench-bundle
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-gpubench.sh: error: $*"; exit 1; }
+gpu_script_messages run-gpubench.sh
 
 python() { "$(gpu_python)" "$@"; }
 
