@@ -1,6 +1,16 @@
 # Shell functions shared by the scripts that make a bundle here and run it
-# on the GPU machine (test/exec/run-nvidia.sh, tools/gpubench/run-gpubench.sh).
-# Source it; the caller defines say() (a line on stderr).
+# on the GPU machine (test/exec/run-nvidia.sh, test/layer/run-nvidia-layer.sh,
+# tools/gpubench/run-gpubench.sh).  Source it; the caller defines say() (a
+# line on stderr) and die() (an error line, then exit 1), the scripts through
+# gpu_script_messages.
+
+# gpu_script_messages NAME: defines say (a line on stderr) and die (the line
+# "NAME: error: ...", then exit 1).
+gpu_script_messages() {
+  GPU_SCRIPT_NAME=$1
+  say() { printf '%s\n' "$*" >&2; }
+  die() { say "$GPU_SCRIPT_NAME: error: $*"; exit 1; }
+}
 
 # bundle_cxx_runtime BINARY DIR: copies the libstdc++/libgcc_s that BINARY
 # links against into DIR, a fallback for a machine whose runtime is older.
@@ -83,6 +93,20 @@ gpu_no_device() {
   say "  make the bundle here and carry .gl/ with it, and check nvidia-smi there"
 }
 
+# gpu_nvidia_icd: prints the first NVIDIA ICD manifest of the usual places;
+# returns 1 when there is none.
+gpu_nvidia_icd() {
+  local icd
+  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+             /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
+    if [ -f "$icd" ]; then
+      printf '%s\n' "$icd"
+      return 0
+    fi
+  done
+  return 1
+}
+
 # gpu_environment ROOT LIBDIR TOOL: on the GPU machine, makes TOOL (a
 # Vulkan program of the bundle that takes --list-devices) runnable:
 # LIBDIR's C++ runtime when the machine's is too old, the carried loader and
@@ -100,17 +124,83 @@ gpu_environment() {
   gpu_install_carried "$root"
   if ! "$tool" --list-devices 2>/dev/null | grep -q '^0: '; then
     local icd
-    for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
-               /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
-      if [ -f "$icd" ]; then
-        say "no device found by default; using $icd"
-        export VK_DRIVER_FILES=$icd
-        break
-      fi
-    done
+    if icd=$(gpu_nvidia_icd); then
+      say "no device found by default; using $icd"
+      export VK_DRIVER_FILES=$icd
+    fi
   fi
   if ! "$tool" --list-devices 2>/dev/null | grep -q '^0: '; then
     gpu_no_device "$tool"
     return 1
   fi
+}
+
+# gpu_loader_package_names: the names of GPU_LOADER_PACKAGES, on one line.
+gpu_loader_package_names() {
+  local p names=()
+  for p in "${GPU_LOADER_PACKAGES[@]}"; do names+=("${p%%:*}"); done
+  printf '%s\n' "${names[*]}"
+}
+
+# gpu_build ROOT BUILD [CMAKE_ARG...] [-- TARGET...]: configures BUILD from
+# ROOT with the CMAKE_ARGs (Ninja where there is ninja) unless it is
+# configured already, then builds the TARGETs (everything when none) with
+# $BUILD_JOBS (default 2) jobs.
+gpu_build() {
+  local root=$1 build=$2 conf=() targets=() gen=()
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do conf+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  targets=("$@")
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    cmake -S "$root" -B "$build" "${gen[@]}" "${conf[@]}"
+  fi
+  if [ ${#targets[@]} -gt 0 ]; then
+    cmake --build "$build" -j "${BUILD_JOBS:-2}" --target "${targets[@]}"
+  else
+    cmake --build "$build" -j "${BUILD_JOBS:-2}"
+  fi
+}
+
+# gpu_run_args ARG...: parses a suite run's `[--log FILE] [--jobs N]
+# [-- SUITE_ARGS]` into RUN_LOG, RUN_JOBS and the array RUN_EXTRA; dies on
+# anything else.
+gpu_run_args() {
+  RUN_LOG="" RUN_JOBS="" RUN_EXTRA=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --log) RUN_LOG=$2; shift 2 ;;
+      --jobs) RUN_JOBS=$2; shift 2 ;;
+      --) shift; RUN_EXTRA=("$@"); break ;;
+      *) die "unknown argument '$1'" ;;
+    esac
+  done
+}
+
+# gpu_run_log BUILD NAME: RUN_LOG, where gpu_run_args left it empty, becomes
+# $OUT/NAME.log when $OUT is set, else BUILD/NAME.log; makes its folder and
+# sets RUN_DETAIL, the log of every command, to its name with -detail added.
+gpu_run_log() {
+  local build=$1 name=$2
+  if [ -z "$RUN_LOG" ]; then
+    if [ -n "${OUT:-}" ]; then RUN_LOG=$OUT/$name.log; else RUN_LOG=$build/$name.log; fi
+  fi
+  mkdir -p "$(dirname "$RUN_LOG")"
+  RUN_DETAIL=${RUN_LOG%.log}-detail.log
+  [ "$RUN_DETAIL" = "$RUN_LOG" ] && RUN_DETAIL=$RUN_LOG.detail
+  return 0
+}
+
+# gpu_suite_jobs: RUN_JOBS where given, else half the CPUs, from 1 to 8.
+gpu_suite_jobs() {
+  local jobs=$RUN_JOBS
+  [ -n "$jobs" ] || jobs=$(( $(nproc) / 2 )); [ "$jobs" -ge 1 ] || jobs=1; [ "$jobs" -le 8 ] || jobs=8
+  printf '%s\n' "$jobs"
+}
+
+# gpu_python: the python3 to run the suites with: /usr/bin/python3 where it
+# is there (a bundle's PATH may hold another), else the one on PATH.
+gpu_python() {
+  if [ -x /usr/bin/python3 ]; then echo /usr/bin/python3; else command -v python3; fi
 }

@@ -43,15 +43,14 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "utils"))
 import gen_shader  # noqa: E402
+import suite_common  # noqa: E402
 from gen_shader import G, LS, NC, NSC, REGIONS, REGION_OP, pack  # noqa: E402
 
 SKIP = 77
@@ -64,36 +63,13 @@ class Failure(Exception):
 
 
 def run(cmd, timeout=300):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+    return suite_common.run(cmd, timeout=timeout)
 
 
-class Env:
+class Env(suite_common.SuiteEnv):
     def __init__(self, a):
-        b = os.path.join(os.path.abspath(a.build_dir), "bin")
-        self.vkrun = os.path.join(b, "fatomic-vkrun")
-        self.oracle = os.path.join(b, "fatomic-exec-oracle")
-        self.fopt = os.path.join(b, "fatomic-opt")
-        self.glslang = shutil.which("glslangValidator")
-        self.spirv_val = shutil.which("spirv-val")
-        self.spirv_dis = shutil.which("spirv-dis")
-        self.ptr_check = os.path.join(HERE, "..", "utils", "check_no_logical_ptr_bitcast.py")
-        self.work = a.keep or tempfile.mkdtemp(prefix="fatomic-diff-")
-        os.makedirs(self.work, exist_ok=True)
-        self.keep = bool(a.keep)
+        super().__init__(a.build_dir, a.keep, a.log, a.verbose, "fatomic-diff-")
         self.native = False
-        self.lock = threading.Lock()
-        self.log = open(a.log, "w") if a.log else None
-        self.verbose = a.verbose
-
-    def say(self, text, always=True):
-        with self.lock:
-            if always:
-                print(text, flush=True)
-            if self.log:
-                self.log.write(text + "\n")
-                self.log.flush()
 
 
 def config_of(seed):
@@ -101,20 +77,9 @@ def config_of(seed):
 
 
 def static_checks(env, spv):
-    rc, so, se = run([env.spirv_val, "--target-env", "vulkan1.2", spv])
-    if rc != 0:
-        raise Failure("spirv-val rejects the lowered module:\n" + so + se)
-    rc, dis, se = run([env.spirv_dis, spv])
-    if rc != 0:
-        raise Failure("spirv-dis: " + se)
-    for bad in ("OpAtomicFMinEXT", "OpAtomicFMaxEXT", "AtomicFloat32MinMaxEXT",
-                "AtomicFloat64MinMaxEXT", "SPV_EXT_shader_atomic_float_min_max"):
-        if re.search(r"\b" + bad + r"\b", dis):
-            raise Failure("the lowered module still contains " + bad)
-    p = subprocess.run([sys.executable, env.ptr_check], input=dis, text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        raise Failure("pointer OpBitcast in Logical addressing:\n" + p.stdout)
+    problem = suite_common.static_problem(env, spv)
+    if problem:
+        raise Failure(problem)
 
 
 def buffers(s, d):

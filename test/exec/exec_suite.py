@@ -60,11 +60,12 @@ import random
 import re
 import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "utils"))
+import suite_common  # noqa: E402
 
 SKIP = 77
 LOCAL_SIZE = 64
@@ -383,26 +384,11 @@ CONFIGS = [(nan, strat, eo)
 # ---------------------------------------------------------------------------
 
 
-class Env:
+class Env(suite_common.SuiteEnv):
     def __init__(self, args):
-        self.build = os.path.abspath(args.build_dir)
+        super().__init__(args.build_dir, args.keep, args.log, args.verbose, "fatomic-exec-")
         self.src = os.path.dirname(os.path.abspath(__file__))
-        b = os.path.join(self.build, "bin")
-        self.vkrun = os.path.join(b, "fatomic-vkrun")
-        self.oracle = os.path.join(b, "fatomic-exec-oracle")
-        self.fopt = os.path.join(b, "fatomic-opt")
-        self.glslang = shutil.which("glslangValidator")
-        self.spirv_val = shutil.which("spirv-val")
-        self.spirv_dis = shutil.which("spirv-dis")
-        self.ptr_check = os.path.join(self.src, "..", "utils",
-                                      "check_no_logical_ptr_bitcast.py")
-        self.work = args.keep or tempfile.mkdtemp(prefix="fatomic-exec-")
-        os.makedirs(self.work, exist_ok=True)
-        self.keep = bool(args.keep)
-        self.lock = threading.Lock()
         self.cache = {}
-        self.log = open(args.log, "w") if args.log else None
-        self.verbose = args.verbose
         self.features = {}
         self.layer_dir = os.path.abspath(args.layer_dir or os.path.join(self.build, "layer"))
         self.layer_options = args.layer_options
@@ -410,24 +396,8 @@ class Env:
         self.layer_policy = m.group(1) if m else "number"
         self.device = "?"
 
-    def say(self, text):
-        with self.lock:
-            print(text, flush=True)
-            if self.log:
-                self.log.write(text + "\n")
-                self.log.flush()
 
-    def logonly(self, text):
-        if self.log:
-            with self.lock:
-                self.log.write(text + "\n")
-                self.log.flush()
-
-
-def run(cmd, cwd=None, timeout=600, env=None):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
+run = suite_common.run
 
 
 class CaseFailure(Exception):
@@ -495,23 +465,9 @@ def lower(env, spv, config, images=False):
 
 
 def static_checks(env, spv):
-    rc, so, se = run([env.spirv_val, "--target-env", "vulkan1.2", spv])
-    if rc != 0:
-        raise CaseFailure(f"spirv-val rejects {spv}:\n{so}{se}")
-    rc, dis, se = run([env.spirv_dis, spv])
-    if rc != 0:
-        raise CaseFailure(f"spirv-dis failed on {spv}:\n{se}")
-    with open(spv[:-4] + ".spvasm", "w") as f:
-        f.write(dis)
-    for bad in ("OpAtomicFMinEXT", "OpAtomicFMaxEXT", "AtomicFloat32MinMaxEXT",
-                "AtomicFloat64MinMaxEXT", "AtomicFloat16MinMaxEXT",
-                "SPV_EXT_shader_atomic_float_min_max"):
-        if re.search(r"\b" + bad + r"\b", dis):
-            raise CaseFailure(f"lowered module {spv} still contains {bad}")
-    p = subprocess.run([sys.executable, env.ptr_check], input=dis, text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        raise CaseFailure(f"{spv}: pointer OpBitcast in Logical addressing:\n{p.stdout}")
+    problem = suite_common.static_problem(env, spv)
+    if problem:
+        raise CaseFailure(problem)
 
 
 def pack(values, w):

@@ -36,18 +36,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/exec-bundle
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-nvidia.sh: error: $*"; exit 1; }
+gpu_script_messages run-nvidia.sh
 
 build_tree() {
   command -v cmake >/dev/null || die "cmake not found: cannot build; run '$0 bundle' on a build machine first"
-  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    local gen=()
-    command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DFATOMIC_ENABLE_LLVM=OFF
-  fi
-  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}"
+  gpu_build "$ROOT" "$BUILD" -DFATOMIC_ENABLE_LLVM=OFF
 }
 
 do_bundle() {
@@ -75,21 +69,9 @@ do_bundle() {
 }
 
 do_run() {
-  local log="" jobs="" extra=()
-  while [ $# -gt 0 ]; do
-    case "$1" in
-      --log) log=$2; shift 2 ;;
-      --jobs) jobs=$2; shift 2 ;;
-      --) shift; extra=("$@"); break ;;
-      *) die "unknown argument '$1'" ;;
-    esac
-  done
-  if [ -z "$log" ]; then
-    if [ -n "${OUT:-}" ]; then log=$OUT/exec-nvidia.log; else log=$BUILD/exec-nvidia.log; fi
-  fi
-  mkdir -p "$(dirname "$log")"
-  local detail=${log%.log}-detail.log
-  [ "$detail" = "$log" ] && detail=$log.detail
+  gpu_run_args "$@"
+  gpu_run_log "$BUILD" exec-nvidia
+  local log=$RUN_LOG detail=$RUN_DETAIL extra=("${RUN_EXTRA[@]}")
 
   local bin
   if [ -x "$BUNDLE/bin/fatomic-vkrun" ]; then
@@ -106,11 +88,9 @@ do_run() {
   gpu_environment "$ROOT" "$BUNDLE/lib-fallback" "$bin/bin/fatomic-vkrun" ||
     die "no Vulkan device: the suite was not run"
 
-  local py=${PYTHON:-}
-  if [ -z "$py" ]; then
-    if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3; else py=$(command -v python3); fi
-  fi
-  [ -n "$jobs" ] || jobs=$(( $(nproc) / 2 )); [ "$jobs" -ge 1 ] || jobs=1; [ "$jobs" -le 8 ] || jobs=8
+  local py=${PYTHON:-} jobs
+  [ -n "$py" ] || py=$(gpu_python)
+  jobs=$(gpu_suite_jobs)
 
   {
     echo "== fatomic execution suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"

@@ -33,20 +33,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/layer-bundle
 LAYER=VK_LAYER_FATOMIC_float_atomic_minmax
-DEBS="libvulkan1 libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2"
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-nvidia-layer.sh: error: $*"; exit 1; }
+gpu_script_messages run-nvidia-layer.sh
+DEBS=$(gpu_loader_package_names)
 
 build_tree() {
-  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    local gen=()
-    command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release
-  fi
-  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}" --target fatomic_layer fatomic-vkrun \
-    fatomic-exec-oracle fatomic-layer-probe
+  gpu_build "$ROOT" "$BUILD" -DCMAKE_BUILD_TYPE=Release -- fatomic_layer \
+    fatomic-vkrun fatomic-exec-oracle fatomic-layer-probe
 }
 
 # vulkan_libs DIR: Debian's loader and GL dispatch libraries, extracted.
@@ -88,33 +82,18 @@ do_bundle() {
 find_device() {
   local vkrun=$1 icd
   "$vkrun" --list-devices 2>/dev/null | grep -q '^0: ' && return 0
-  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
-             /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
-    if [ -f "$icd" ]; then
-      say "no device found by default; using $icd"
-      export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
-      return 0
-    fi
-  done
+  if icd=$(gpu_nvidia_icd); then
+    say "no device found by default; using $icd"
+    export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
+  fi
+  return 0
 }
 
 do_run() {
-  local log="" jobs="" extra=()
-  while [ $# -gt 0 ]; do
-    case "$1" in
-      --log) log=$2; shift 2 ;;
-      --jobs) jobs=$2; shift 2 ;;
-      --) shift; extra=("$@"); break ;;
-      *) die "unknown argument '$1'" ;;
-    esac
-  done
+  gpu_run_args "$@"
   [ -x "$BUNDLE/bin/fatomic-vkrun" ] || die "no bundle in $BUNDLE: run '$0 bundle' first"
-  if [ -z "$log" ]; then
-    if [ -n "${OUT:-}" ]; then log=$OUT/layer-nvidia.log; else log=$BUILD/layer-nvidia.log; fi
-  fi
-  mkdir -p "$(dirname "$log")"
-  local detail=${log%.log}-detail.log
-  [ "$detail" = "$log" ] && detail=$log.detail
+  gpu_run_log "$BUILD" layer-nvidia
+  local log=$RUN_LOG detail=$RUN_DETAIL extra=("${RUN_EXTRA[@]}")
 
   export PATH="$BUNDLE/bin:$PATH"
   export LD_LIBRARY_PATH="$BUNDLE/vulkan-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -124,9 +103,9 @@ do_run() {
     export LD_LIBRARY_PATH="$BUNDLE/lib-fallback:$LD_LIBRARY_PATH"
   fi
   find_device "$vkrun"
-  local py=/usr/bin/python3
-  [ -x "$py" ] || py=$(command -v python3)
-  [ -n "$jobs" ] || jobs=$(( $(nproc) / 2 )); [ "$jobs" -ge 1 ] || jobs=1; [ "$jobs" -le 8 ] || jobs=8
+  local py jobs
+  py=$(gpu_python)
+  jobs=$(gpu_suite_jobs)
 
   {
     echo "== fatomic layer suite: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"

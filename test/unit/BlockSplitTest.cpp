@@ -11,6 +11,7 @@
 
 #include "BlockSplit.h"
 #include "Module.h"
+#include "SpirvTestSupport.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -21,6 +22,7 @@
 #include <vector>
 
 using namespace fatomic::spirv;
+using namespace fatomic::test;
 
 namespace {
 
@@ -54,19 +56,12 @@ const char *const Header = R"(
 /// the atomic that is split at.
 struct Split {
   Module M;
-  std::string Errors;
 
   void run(const std::string &Body) {
-    spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
-    Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                                 const char *Msg) { Errors += Msg; });
     std::vector<uint32_t> Words;
-    ASSERT_TRUE(Tools.Assemble(std::string(Header) + Body + "OpFunctionEnd\n", &Words,
-                               SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
-        << Errors;
-    ASSERT_TRUE(Tools.Validate(Words)) << "the input is invalid: " << Errors;
-    std::string Error;
-    ASSERT_TRUE(M.parse(Words.data(), Words.size(), Error)) << Error;
+    ASSERT_TRUE(assembleText(std::string(Header) + Body + "OpFunctionEnd\n", Words));
+    ASSERT_EQ(validationError(Words), "") << "the input is invalid";
+    ASSERT_TRUE(parseWords(M, Words));
     const std::set<InstRef> Sites{M.def(53)};
     BlockSplit::Hooks H;
     H.IsSite = [Sites](InstRef R) { return Sites.count(R) != 0; };
@@ -83,34 +78,27 @@ struct Split {
     BlockSplit(M, std::move(H)).run(M.functions()[0]);
   }
   /// Empty when the split module is valid, else spirv-val's message.
-  std::string validate() {
-    std::vector<uint32_t> Words = M.emit();
-    spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
-    std::string Msg;
-    Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                                 const char *Text) { Msg += Text; });
-    return Tools.Validate(Words) ? "" : Msg.empty() ? "invalid" : Msg;
-  }
+  std::string validate() const { return validationError(M.emit()); }
   const Block *block(uint32_t Label) const {
     for (const Block &B : M.functions()[0].Blocks)
       if (B.Label == Label)
         return &B;
     return nullptr;
   }
-  std::vector<Op> opcodes(const Block &B) const {
-    std::vector<Op> Ops;
-    for (InstRef R : B.Body)
-      Ops.push_back(M.inst(R).Opcode);
-    return Ops;
-  }
+  std::vector<Op> opcodes(const Block &B) const { return opcodesOf(M, B.Body); }
 };
 
-TEST(BlockSplit, OneBlockLoopGetsAContinueTarget) {
-  Split S;
-  S.run(R"(
+/// A loop of one block (%50: header, continue target and back edge) around
+/// the atomic %53; \p PhiLine and \p AtomicLine stand before the phi and
+/// the atomic.
+std::string oneBlockLoop(const std::string &PhiLine = "",
+                         const std::string &AtomicLine = "") {
+  return R"(
                OpBranch %50
          %50 = OpLabel
+)" + PhiLine + R"(
          %51 = OpPhi %5 %30 %40 %52 %50
+)" + AtomicLine + R"(
          %53 = OpAtomicIAdd %5 %41 %31 %30 %31
          %52 = OpIAdd %5 %51 %31
          %54 = OpULessThan %7 %52 %32
@@ -118,9 +106,32 @@ TEST(BlockSplit, OneBlockLoopGetsAContinueTarget) {
                OpBranchConditional %54 %50 %60
          %60 = OpLabel
                OpReturn
-)");
-  ASSERT_FALSE(HasFatalFailure());
+)";
+}
+
+/// The atomic %53, then a branch to %70, whose body before its OpReturn is
+/// \p Successor.
+std::string atomicThenSuccessor(const std::string &Successor) {
+  return R"(
+         %53 = OpAtomicIAdd %5 %41 %31 %30 %31
+               OpBranch %70
+         %70 = OpLabel
+)" + Successor + R"(
+               OpReturn
+)";
+}
+
+/// Splits \p Body in \p S; the result must pass spirv-val.
+void splitValid(Split &S, const std::string &Body) {
+  S.run(Body);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
   EXPECT_EQ(S.validate(), "");
+}
+
+TEST(BlockSplit, OneBlockLoopGetsAContinueTarget) {
+  Split S;
+  splitValid(S, oneBlockLoop());
+  ASSERT_FALSE(HasFatalFailure());
   // The header keeps its phi, its merge and a branch.
   const Block *H = S.block(50);
   ASSERT_TRUE(H);
@@ -138,16 +149,11 @@ TEST(BlockSplit, OneBlockLoopGetsAContinueTarget) {
 
 TEST(BlockSplit, LineBeforeTheSuccessorsPhi) {
   Split S;
-  S.run(R"(
-         %53 = OpAtomicIAdd %5 %41 %31 %30 %31
-               OpBranch %70
-         %70 = OpLabel
+  splitValid(S, atomicThenSuccessor(R"(
                OpLine %8 3 1
          %71 = OpPhi %5 %53 %40
-               OpReturn
-)");
+)"));
   ASSERT_FALSE(HasFatalFailure());
-  EXPECT_EQ(S.validate(), "");
   // The phi names the piece that now branches to it.
   const InstRef Phi = S.M.def(71);
   const uint32_t From = S.M.operand(Phi, 1);
@@ -159,22 +165,8 @@ TEST(BlockSplit, LineBeforeTheSuccessorsPhi) {
 
 TEST(BlockSplit, LineBeforeALoopHeadersPhi) {
   Split S;
-  S.run(R"(
-               OpBranch %50
-         %50 = OpLabel
-               OpLine %8 7 1
-         %51 = OpPhi %5 %30 %40 %52 %50
-               OpLine %8 8 1
-         %53 = OpAtomicIAdd %5 %41 %31 %30 %31
-         %52 = OpIAdd %5 %51 %31
-         %54 = OpULessThan %7 %52 %32
-               OpLoopMerge %60 %50 None
-               OpBranchConditional %54 %50 %60
-         %60 = OpLabel
-               OpReturn
-)");
+  splitValid(S, oneBlockLoop("OpLine %8 7 1", "OpLine %8 8 1"));
   ASSERT_FALSE(HasFatalFailure());
-  EXPECT_EQ(S.validate(), "");
   const Block *H = S.block(50);
   ASSERT_TRUE(H);
   EXPECT_EQ(S.opcodes(*H),
@@ -183,20 +175,15 @@ TEST(BlockSplit, LineBeforeALoopHeadersPhi) {
 
 TEST(BlockSplit, LeadingPhisCountLinesAmongThem) {
   Split S;
-  S.run(R"(
-         %53 = OpAtomicIAdd %5 %41 %31 %30 %31
-               OpBranch %70
-         %70 = OpLabel
+  splitValid(S, atomicThenSuccessor(R"(
                OpLine %8 3 1
          %71 = OpPhi %5 %53 %40
                OpNoLine
          %72 = OpPhi %5 %30 %40
                OpLine %8 4 1
          %73 = OpIAdd %5 %71 %72
-               OpReturn
-)");
+)"));
   ASSERT_FALSE(HasFatalFailure());
-  EXPECT_EQ(S.validate(), "");
   const Block *B = S.block(70);
   ASSERT_TRUE(B);
   EXPECT_EQ(leadingPhis(S.M, B->Body, B->Body.size()), 4u);

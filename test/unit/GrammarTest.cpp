@@ -15,6 +15,7 @@
 
 #include "Grammar.h"
 #include "Module.h"
+#include "SpirvTestSupport.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -201,15 +202,11 @@ bool readBinary(const std::string &Path, std::vector<uint32_t> &Words) {
   return true;
 }
 
+/// Assembles \p Text under the first environment that takes it.
 bool assemble(const std::string &Text, std::vector<uint32_t> &Words) {
-  for (spv_target_env Env : {SPV_ENV_UNIVERSAL_1_6, SPV_ENV_VULKAN_1_3, SPV_ENV_OPENCL_2_2}) {
-    spvtools::SpirvTools Tools(Env);
-    Tools.SetMessageConsumer([](spv_message_level_t, const char *, const spv_position_t &,
-                                const char *) {});
-    Words.clear();
-    if (Tools.Assemble(Text, &Words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
+  for (spv_target_env Env : {SPV_ENV_UNIVERSAL_1_6, SPV_ENV_VULKAN_1_3, SPV_ENV_OPENCL_2_2})
+    if (fatomic::test::assembleText(Text, Words, Env))
       return true;
-  }
   return false;
 }
 
@@ -289,12 +286,7 @@ const char *const Small = R"(
                OpFunctionEnd
 )";
 
-void parseSmall(Module &M) {
-  std::vector<uint32_t> Words;
-  ASSERT_TRUE(assemble(Small, Words));
-  std::string Error;
-  ASSERT_TRUE(M.parse(Words.data(), Words.size(), Error)) << Error;
-}
+void parseSmall(Module &M) { ASSERT_TRUE(fatomic::test::assembleAndParse(M, Small)); }
 
 TEST(ModuleGrammar, CreateTakesTheGrammarsIdWords) {
   Module M;

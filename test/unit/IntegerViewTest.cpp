@@ -16,6 +16,7 @@
 #include "Module.h"
 #include "SharedRetype.h"
 #include "SitePlan.h"
+#include "SpirvTestSupport.h"
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
@@ -29,33 +30,19 @@
 
 using namespace fatomic;
 using namespace fatomic::spirv;
+using namespace fatomic::test;
 
 namespace {
-
-std::vector<uint32_t> assemble(const std::string &Text) {
-  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
-  std::string Error;
-  Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                               const char *Msg) { Error += Msg; });
-  std::vector<uint32_t> Words;
-  EXPECT_TRUE(Tools.Assemble(Text, &Words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
-      << Error;
-  return Words;
-}
 
 /// Runs the whole pass; returns the validator's complaint ("" when valid).
 std::string lowerAndValidate(const std::string &Text, LoweringOptions Opts = {}) {
   std::vector<uint32_t> Words = assemble(Text);
   LowerFloatAtomicMinMaxPass Pass(Opts, TargetModel{});
   std::string Error;
-  Pass.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                              const char *Msg) { Error += Msg; });
+  Pass.SetMessageConsumer(appendMessagesTo(Error));
   if (Pass.Process(Words) != PassStatus::SuccessWithChange)
     return "the pass did not lower: " + Error;
-  spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
-  Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                               const char *Msg) { Error += Msg; });
-  return Tools.Validate(Words) ? "" : Error;
+  return validationError(Words);
 }
 
 /// The rooms of the pass over one module, up to the integer views.
@@ -76,9 +63,7 @@ struct Rooms {
 
   /// Parses \p Text and collects its sites.
   bool load(const std::string &Text) {
-    const std::vector<uint32_t> Words = assemble(Text);
-    std::string Error;
-    if (!M.parse(Words.data(), Words.size(), Error))
+    if (!assembleAndParse(M, Text))
       return false;
     C = std::make_unique<LoweringContext>(M, Opts, Target, Consumer);
     Types = std::make_unique<IntegerTypes>(*C);
@@ -86,10 +71,7 @@ struct Rooms {
     return Planner.collect();
   }
   std::vector<Op> opcodesOf(const std::vector<InstRef> &Refs) const {
-    std::vector<Op> Ops;
-    for (InstRef R : Refs)
-      Ops.push_back(M.inst(R).Opcode);
-    return Ops;
+    return test::opcodesOf(M, Refs);
   }
 };
 

@@ -10,6 +10,7 @@
 #include "LoweringState.h"
 #include "Module.h"
 #include "PointerChain.h"
+#include "SpirvTestSupport.h"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -77,11 +78,7 @@ struct Walks : ::testing::Test {
   std::unique_ptr<LoweringContext> C;
 
   void SetUp() override {
-    spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
-    std::vector<uint32_t> Words;
-    ASSERT_TRUE(Tools.Assemble(Text, &Words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS));
-    std::string Error;
-    ASSERT_TRUE(M.parse(Words.data(), Words.size(), Error)) << Error;
+    ASSERT_TRUE(test::assembleAndParse(M, Text));
     C = std::make_unique<LoweringContext>(M, Opts, Target, Consumer);
   }
 };

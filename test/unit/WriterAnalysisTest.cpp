@@ -9,16 +9,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "Module.h"
+#include "SpirvTestSupport.h"
 #include "WriterAnalysis.h"
 
 #include <spirv-tools/libspirv.hpp>
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
 using namespace fatomic::spirv;
+using namespace fatomic::test;
 
 namespace {
 
@@ -74,26 +77,23 @@ std::string replace(std::string S, const std::string &Key, const std::string &Va
   return S;
 }
 
+/// The uint view %11 at the float buffer's binding, or at another one.
+const char *const SameBinding = "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 0";
+const char *const OtherBinding = "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1";
+
 struct Analyzed {
   Module M;
   std::vector<uint32_t> Words;
 };
 
 /// Assembles the template; Decos11 decorates the uint view (%11).
-void analyze(Analyzed &A, const std::string &Body, const std::string &Decos11 =
-                                                       "OpDecorate %11 DescriptorSet 0\n"
-                                                       "OpDecorate %11 Binding 0",
+void analyze(Analyzed &A, const std::string &Body, const std::string &Decos11 = SameBinding,
              const std::string &Caps = "") {
   std::string Text = replace(Template, "CAPS", Caps);
   Text = replace(Text, "DECOS", Decos11);
   Text = replace(Text, "BODY", Body);
-  spvtools::SpirvTools Tools(SPV_ENV_UNIVERSAL_1_5);
-  std::string Error;
-  Tools.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &,
-                               const char *Msg) { Error += Msg; });
-  ASSERT_TRUE(Tools.Assemble(Text, &A.Words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
-      << Error;
-  ASSERT_TRUE(A.M.parse(A.Words.data(), A.Words.size(), Error)) << Error;
+  ASSERT_TRUE(assembleText(Text, A.Words, SPV_ENV_UNIVERSAL_1_5));
+  ASSERT_TRUE(parseWords(A.M, A.Words));
   A.M.buildUses();
 }
 
@@ -104,14 +104,57 @@ std::vector<Op> opcodes(const Module &M, const Writers &W) {
   return Ops;
 }
 
-TEST(WriterAnalysis, OnlyTheAtomic) {
+/// A body (and the uint view's decorations) whose writes of the float
+/// buffer %10 are known and are these, in order.
+struct KnownWriters {
+  const char *Name, *Body, *Decos11;
+  std::vector<Op> Want;
+};
+
+void PrintTo(const KnownWriters &C, std::ostream *OS) { *OS << C.Name; }
+
+class WriterAnalysisKnown : public ::testing::TestWithParam<KnownWriters> {};
+
+TEST_P(WriterAnalysisKnown, WritesOfTheBuffer) {
+  const KnownWriters &C = GetParam();
   Analyzed A;
-  analyze(A, "");
+  analyze(A, C.Body, C.Decos11);
+  ASSERT_FALSE(HasFatalFailure());
   WriterAnalysis WA(A.M);
   const Writers &W = WA.writersOf(10);
   EXPECT_TRUE(W.Known);
-  EXPECT_EQ(opcodes(A.M, W), std::vector<Op>{Op::OpAtomicFMaxEXT});
+  EXPECT_EQ(opcodes(A.M, W), C.Want);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    WriterAnalysis, WriterAnalysisKnown,
+    ::testing::Values(
+        KnownWriters{"OnlyTheAtomic", "", SameBinding, {Op::OpAtomicFMaxEXT}},
+        KnownWriters{"IntegerViewAtTheSameBinding",
+                     "%50 = OpAccessChain %25 %11 %30\n"
+                     "%51 = OpAtomicCompareExchange %5 %50 %31 %30 %30 %31 %30",
+                     SameBinding,
+                     {Op::OpAtomicFMaxEXT, Op::OpAtomicCompareExchange}},
+        KnownWriters{"AnotherBindingIsOtherMemory",
+                     "%50 = OpAccessChain %25 %11 %30\nOpAtomicStore %50 %31 %30 %31",
+                     OtherBinding,
+                     {Op::OpAtomicFMaxEXT}},
+        // An Aliased view, or one without a descriptor set, may alias.
+        KnownWriters{"AliasedMayAlias",
+                     "%50 = OpAccessChain %25 %11 %30\n%51 = OpAtomicIAdd %5 %50 %31 %30 %31",
+                     "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1\n"
+                     "OpDecorate %11 Aliased",
+                     {Op::OpAtomicFMaxEXT, Op::OpAtomicIAdd}},
+        KnownWriters{"UnboundMayAlias",
+                     "%50 = OpAccessChain %25 %11 %30\n%51 = OpAtomicIAdd %5 %50 %31 %30 %31",
+                     "OpDecorate %11 Binding 1",
+                     {Op::OpAtomicFMaxEXT, Op::OpAtomicIAdd}},
+        KnownWriters{"ReadsAndCopiesFollowed",
+                     "%50 = OpCopyObject %24 %41\n%51 = OpLoad %4 %50\n"
+                     "%52 = OpAtomicLoad %4 %41 %31 %30\nOpStore %50 %51",
+                     SameBinding,
+                     {Op::OpAtomicFMaxEXT, Op::OpStore}}),
+    [](const ::testing::TestParamInfo<KnownWriters> &I) { return std::string(I.param.Name); });
 
 TEST(WriterAnalysis, ExchangeAndStoreOnTheVariable) {
   Analyzed A;
@@ -130,49 +173,6 @@ TEST(WriterAnalysis, ExchangeAndStoreOnTheVariable) {
   ASSERT_TRUE(Atomic && Store && Xchg);
   EXPECT_TRUE(WA.disjoint(*Atomic, *Store));
   EXPECT_FALSE(WA.disjoint(*Atomic, *Xchg));
-}
-
-TEST(WriterAnalysis, IntegerViewAtTheSameBinding) {
-  Analyzed A;
-  analyze(A, "%50 = OpAccessChain %25 %11 %30\n"
-             "%51 = OpAtomicCompareExchange %5 %50 %31 %30 %30 %31 %30");
-  WriterAnalysis WA(A.M);
-  const Writers &W = WA.writersOf(10);
-  EXPECT_TRUE(W.Known);
-  EXPECT_EQ(opcodes(A.M, W),
-            (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpAtomicCompareExchange}));
-}
-
-TEST(WriterAnalysis, AnotherBindingIsOtherMemory) {
-  Analyzed A;
-  analyze(A, "%50 = OpAccessChain %25 %11 %30\nOpAtomicStore %50 %31 %30 %31",
-          "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1");
-  WriterAnalysis WA(A.M);
-  EXPECT_EQ(opcodes(A.M, WA.writersOf(10)), std::vector<Op>{Op::OpAtomicFMaxEXT});
-}
-
-TEST(WriterAnalysis, AliasedOrUnboundMayAlias) {
-  for (const char *Decos : {"OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1\n"
-                            "OpDecorate %11 Aliased",
-                            "OpDecorate %11 Binding 1"}) {
-    Analyzed A;
-    analyze(A, "%50 = OpAccessChain %25 %11 %30\n%51 = OpAtomicIAdd %5 %50 %31 %30 %31",
-            Decos);
-    WriterAnalysis WA(A.M);
-    EXPECT_EQ(opcodes(A.M, WA.writersOf(10)),
-              (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpAtomicIAdd}))
-        << Decos;
-  }
-}
-
-TEST(WriterAnalysis, ReadsAndCopiesFollowed) {
-  Analyzed A;
-  analyze(A, "%50 = OpCopyObject %24 %41\n%51 = OpLoad %4 %50\n"
-             "%52 = OpAtomicLoad %4 %41 %31 %30\nOpStore %50 %51");
-  WriterAnalysis WA(A.M);
-  const Writers &W = WA.writersOf(10);
-  EXPECT_TRUE(W.Known);
-  EXPECT_EQ(opcodes(A.M, W), (std::vector<Op>{Op::OpAtomicFMaxEXT, Op::OpStore}));
 }
 
 TEST(WriterAnalysis, WorkgroupVariable) {
@@ -200,8 +200,7 @@ TEST(WriterAnalysis, NotKnown) {
   };
   for (const Case &C : Cases) {
     Analyzed A;
-    std::string Decos = std::string("OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1\n") +
-                        C.Decos;
+    const std::string Decos = std::string(OtherBinding) + "\n" + C.Decos;
     analyze(A, "", Decos, C.Caps);
     WriterAnalysis WA(A.M);
     EXPECT_FALSE(WA.writersOf(10).Known) << C.What;
@@ -218,7 +217,7 @@ TEST(WriterAnalysis, PointerPassedToACallIsNotKnown) {
 
 TEST(WriterAnalysis, ExplicitWorkgroupLayoutIsNotKnown) {
   Analyzed A;
-  analyze(A, "", "OpDecorate %11 DescriptorSet 0\nOpDecorate %11 Binding 1",
+  analyze(A, "", OtherBinding,
           "OpCapability WorkgroupMemoryExplicitLayoutKHR\n"
           "OpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"");
   WriterAnalysis WA(A.M);

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassManagers.h"
+
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
@@ -93,26 +95,16 @@ bool runLLVMPass() {
   std::unique_ptr<Module> M = parseAssemblyString(LLVMSource, Diag, Ctx);
   if (!M)
     return false;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  fatomic::hosttools::AnalysisManagers AM(PB);
   ModulePassManager MPM;
   fatomic::LoweringOptions Options;
   Options.Outline = false;
   MPM.addPass(fatomic::llvmir::LowerFloatAtomicMinMaxPass(Options));
-  MPM.run(*M, MAM);
-  unsigned FloatAtomics = 0, IntAtomics = 0;
-  for (Instruction &I : instructions(*M->getFunction("f")))
-    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-      ++(RMW->isFloatingPointOperation() ? FloatAtomics : IntAtomics);
-  if (FloatAtomics != 0 || IntAtomics == 0 || verifyModule(*M, &errs())) {
+  MPM.run(*M, AM.MAM);
+  fatomic::hosttools::AtomicCount Atomics;
+  Atomics.add(*M->getFunction("f"));
+  if (Atomics.Float != 0 || Atomics.Integer == 0 || verifyModule(*M, &errs())) {
     std::fprintf(stderr, "LLVM pass: expected only integer atomics\n");
     return false;
   }

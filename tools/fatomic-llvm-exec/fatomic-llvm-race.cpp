@@ -42,6 +42,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelTables.h"
+
 #include "fatomic/Options.h"
 #include "fatomic/OrderMap.h"
 #include "fatomic/Reference.h"
@@ -59,30 +61,13 @@
 #include <vector>
 
 using namespace fatomic;
+using namespace fatomic::hosttools;
 
 namespace {
 
 //===----------------------------------------------------------------------===//
 // The kernels
 //===----------------------------------------------------------------------===//
-
-struct RmwOp {
-  const char *Name;
-  FloatOp Op;
-  NanPolicy Default;
-};
-const RmwOp RmwOps[] = {{"fmin", FloatOp::Min, NanPolicy::Number},
-                        {"fmax", FloatOp::Max, NanPolicy::Number},
-                        {"fminimum", FloatOp::Min, NanPolicy::Propagate},
-                        {"fmaximum", FloatOp::Max, NanPolicy::Propagate}};
-
-struct ScalarType {
-  const char *Short;
-  const char *IR;
-  unsigned Width;
-};
-const ScalarType ScalarTypes[] = {
-    {"f16", "half", 16}, {"f32", "float", 32}, {"f64", "double", 64}};
 
 const char *const Orderings[] = {"monotonic", "acquire", "seq_cst"};
 
@@ -179,14 +164,8 @@ bool findKernel(void *Lib, const std::string &Name,
   const std::string TypeName =
       Rest.substr(OpName.size() + 1, Rest.find('.', OpName.size() + 1) -
                                          OpName.size() - 1);
-  const RmwOp *R = nullptr;
-  for (const RmwOp &X : RmwOps)
-    if (OpName == X.Name)
-      R = &X;
-  const ScalarType *T = nullptr;
-  for (const ScalarType &X : ScalarTypes)
-    if (TypeName == X.Short)
-      T = &X;
+  const RmwOp *R = findRmwOp(OpName);
+  const ScalarType *T = findScalarType(TypeName);
   K.Fn = dlsym(Lib, ("race." + Name).c_str());
   if (!R || !T || !K.Fn) {
     std::fprintf(stderr, "fatomic-llvm-race: no kernel race.%s\n",
@@ -486,23 +465,19 @@ int run(int Argc, char **Argv) {
   A.Library = Argv[2];
   if (!parseArgs(Argc - 1, Argv + 1, A))
     return usage();
-  std::string Error;
-  std::optional<LoweringOptions> Options = parseOptions(A.Options, Error);
-  if (!Options) {
-    std::fprintf(stderr, "fatomic-llvm-race: %s\n", Error.c_str());
+  std::optional<LoweringOptions> Options =
+      loadOptions("fatomic-llvm-race", A.Options);
+  if (!Options)
     return 2;
-  }
   int CpuA, CpuB2;
   if (!twoCpus(CpuA, CpuB2)) {
     std::fprintf(stderr, "fatomic-llvm-race: needs two CPUs\n");
     return 2;
   }
   CpuB = CpuB2;
-  void *Lib = dlopen(A.Library.c_str(), RTLD_NOW);
-  if (!Lib) {
-    std::fprintf(stderr, "fatomic-llvm-race: %s\n", dlerror());
+  void *Lib = openKernels("fatomic-llvm-race", A.Library.c_str());
+  if (!Lib)
     return 2;
-  }
   static Race R;
   if (A.ScenarioName == "xchg")
     R.Kind = Scenario::Xchg;

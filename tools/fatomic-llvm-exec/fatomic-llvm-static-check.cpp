@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassManagers.h"
+
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -48,15 +50,7 @@ static bool check(const char *Pipeline, unsigned Helpers) {
 
   PassBuilder PB;
   fatomic::llvmir::registerLowerFloatAtomicMinMax(PB);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  fatomic::hosttools::AnalysisManagers AM(PB);
 
   ModulePassManager MPM;
   if (Error E = PB.parsePassPipeline(MPM, Pipeline)) {
@@ -72,15 +66,15 @@ static bool check(const char *Pipeline, unsigned Helpers) {
     return false;
   }
 
-  MPM.run(*M, MAM);
+  MPM.run(*M, AM.MAM);
 
-  unsigned Left = 0, IntegerAtomics = 0, Made = 0;
+  fatomic::hosttools::AtomicCount Atomics;
+  unsigned Made = 0;
   for (Function &F : *M) {
     Made += F.hasInternalLinkage() && F.getName().starts_with("fatomic.");
-    for (Instruction &I : instructions(F))
-      if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-        (RMW->isFloatingPointOperation() ? Left : IntegerAtomics) += 1;
+    Atomics.add(F);
   }
+  const unsigned Left = Atomics.Float, IntegerAtomics = Atomics.Integer;
   if (verifyModule(*M, &errs()) || Left || !IntegerAtomics ||
       Made != Helpers) {
     errs() << "fatomic-llvm-static-check: " << Pipeline << ": " << Left

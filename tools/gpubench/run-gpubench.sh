@@ -34,22 +34,15 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${FATOMIC_BUILD_DIR:-$ROOT/build}
 BUNDLE=$BUILD/gpubench-bundle
 
-say() { printf '%s\n' "$*" >&2; }
 . "$ROOT/scripts/gpu-machine.sh"
-die() { say "run-gpubench.sh: error: $*"; exit 1; }
+gpu_script_messages run-gpubench.sh
 
-python() {
-  if [ -x /usr/bin/python3 ]; then /usr/bin/python3 "$@"; else python3 "$@"; fi
-}
+python() { "$(gpu_python)" "$@"; }
 
 do_bundle() {
   command -v cmake >/dev/null || die "cmake not found: the bundle is made on a build machine"
-  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    local gen=()
-    command -v ninja >/dev/null && gen=(-G Ninja)
-    cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DFATOMIC_ENABLE_LLVM=OFF
-  fi
-  cmake --build "$BUILD" -j "${BUILD_JOBS:-2}" --target fatomic-opt fatomic-gpubench
+  gpu_build "$ROOT" "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFATOMIC_ENABLE_LLVM=OFF \
+    -- fatomic-opt fatomic-gpubench
   rm -rf "$BUNDLE"
   mkdir -p "$BUNDLE/bin" "$BUNDLE/lib-fallback"
   python "$ROOT/tools/gpubench/gpubench.py" prepare --out "$BUNDLE" --build-dir "$BUILD"

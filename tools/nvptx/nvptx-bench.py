@@ -111,6 +111,16 @@ class Failure(Exception):
     """A problem that stops the command with a message and exit status 1."""
 
 
+# The IR that computes %i, the invocation's global index.
+GLOBAL_INDEX = (
+    "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+    "  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
+    "  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
+    "  %base = mul i32 %ctaid, %ntid",
+    "  %i = add i32 %base, %tid",
+)
+
+
 def kernel_name(ty, op, used):
     return f"{ty}_{op}_{'used' if used else 'unused'}"
 
@@ -140,11 +150,7 @@ def emit_ir(ty, op, used):
         f"define ptx_kernel void @bench({g} %vals, {g} %dst, {g} %sink, "
         "i32 %vmask, i32 %mask, i32 %iters, i32 %rising) {",
         "entry:",
-        "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-        "  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
-        "  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
-        "  %base = mul i32 %ctaid, %ntid",
-        "  %i = add i32 %base, %tid",
+        *GLOBAL_INDEX,
         f"  %ih = mul i32 %i, {HASH_I - (1 << 32)}",
         "  %rise = icmp ne i32 %rising, 0",
         "  %any = icmp ne i32 %iters, 0",
@@ -202,11 +208,7 @@ def emit_ir(ty, op, used):
             f"define ptx_kernel void @special{suffix}({g} %vals, {g} %addr, "
             f"{g} %dst, {g} %ret, i32 %n) {{",
             "entry:",
-            "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
-            "  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
-            "  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
-            "  %base = mul i32 %ctaid, %ntid",
-            "  %i = add i32 %base, %tid",
+            *GLOBAL_INDEX,
             "  %in = icmp ult i32 %i, %n",
             "  br i1 %in, label %body, label %exit",
             "body:",

@@ -9,36 +9,24 @@ at -inf, and stores the returned value.  Each element is written at most
 once, so the result is exact: the chosen elements hold i, the others -inf,
 and every returned value is -inf.
 """
-import json
 import math
 import os
-import struct
-import subprocess
 import sys
+
+from vkrun_job import floats, run_job
 
 NEG_INF = 0xFF800000
 
 
-def floats(path, n):
-    with open(path, "rb") as f:
-        return list(struct.unpack("<%df" % n, f.read()[:4 * n]))
-
-
 def main():
     vkrun, module, d = sys.argv[1:4]
-    os.makedirs(d, exist_ok=True)
     job = {"shader": os.path.abspath(module), "groups": [1, 1, 1], "buffers": [
         {"name": "a", "binding": 0, "size": 4 * 128, "init": {"fill_u32": NEG_INF},
          "output": "a.out"},
         {"name": "ret", "binding": 1, "size": 4 * 64, "output": "ret.out"}]}
-    with open(os.path.join(d, "job.json"), "w") as f:
-        json.dump(job, f)
-    p = subprocess.run([vkrun, "-q", "--no-float-atomics", os.path.join(d, "job.json")],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        sys.exit("fatomic-vkrun exit %d:\n%s" % (p.returncode, p.stdout))
-    a = floats(os.path.join(d, "a.out"), 128)
-    ret = floats(os.path.join(d, "ret.out"), 64)
+    run_job(vkrun, d, job)
+    a = floats(d, "a.out", 128)
+    ret = floats(d, "ret.out", 64)
     want = [-math.inf] * 128
     for i in range(64):
         want[i if i % 2 == 0 else i + 64] = float(i)

@@ -13,12 +13,11 @@ order of the adds gives exactly them); the max's returned values are
 running maxima of some order (each is -inf or an operand below the final
 maximum, or the final maximum itself returned to a smaller operand).
 """
-import json
 import math
 import os
-import struct
-import subprocess
 import sys
+
+from vkrun_job import floats, run_job
 
 GROUPS, LOCAL = 16, 64
 N = GROUPS * LOCAL
@@ -29,30 +28,18 @@ def operand(i):
     return float((i * 37) % LOCAL + 1) * (1 + (i // LOCAL) % 3)
 
 
-def floats(path, n):
-    with open(path, "rb") as f:
-        data = f.read()
-    return list(struct.unpack("<%df" % n, data[:4 * n]))
-
-
 def main():
     vkrun, module, d = sys.argv[1:4]
-    os.makedirs(d, exist_ok=True)
     vals = [operand(i) for i in range(N)]
     job = {"shader": os.path.abspath(module), "groups": [GROUPS, 1, 1], "buffers": [
         {"name": "vals", "binding": 0, "init": {"f32": vals}},
         {"name": "radd", "binding": 1, "size": 4 * N, "output": "radd.out"},
         {"name": "rmax", "binding": 2, "size": 4 * N, "output": "rmax.out"},
         {"name": "out", "binding": 3, "size": 8 * GROUPS, "output": "out.out"}]}
-    with open(os.path.join(d, "job.json"), "w") as f:
-        json.dump(job, f)
-    p = subprocess.run([vkrun, "-q", "--no-float-atomics", os.path.join(d, "job.json")],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        sys.exit("fatomic-vkrun exit %d:\n%s" % (p.returncode, p.stdout))
-    radd = floats(os.path.join(d, "radd.out"), N)
-    rmax = floats(os.path.join(d, "rmax.out"), N)
-    out = floats(os.path.join(d, "out.out"), 2 * GROUPS)
+    run_job(vkrun, d, job)
+    radd = floats(d, "radd.out", N)
+    rmax = floats(d, "rmax.out", N)
+    out = floats(d, "out.out", 2 * GROUPS)
     bad = []
     for g in range(GROUPS):
         idx = range(g * LOCAL, (g + 1) * LOCAL)
