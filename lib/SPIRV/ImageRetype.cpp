@@ -29,13 +29,13 @@ uint32_t ImageRetype::retypedImage(uint32_t T) {
   }
   case Op::OpTypeArray: {
     const uint32_t Elem = retypedImage(M.operand(D, 0)), Len = M.operand(D, 1);
-    New = M.addType(Op::OpTypeArray, {Elem, Len}, 0b11);
+    New = M.addType(Op::OpTypeArray, {Elem, Len});
     Types.copyDecorations(T, New);
     break;
   }
   case Op::OpTypeRuntimeArray: {
     const uint32_t Elem = retypedImage(M.operand(D, 0));
-    New = M.addType(Op::OpTypeRuntimeArray, {Elem}, 0b1);
+    New = M.addType(Op::OpTypeRuntimeArray, {Elem});
     Types.copyDecorations(T, New);
     break;
   }

@@ -219,7 +219,7 @@ void SharedRetype::retypeVariable(uint32_t Root) {
   const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
   M.inst(VarDef).TypeId = NewPtrType;
   if (M.numOperands(VarDef) > 1) {
-    const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {}, 0);
+    const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {});
     M.setOperand(VarDef, 1, Null);
   }
   // The variable moves after its new types.
@@ -294,9 +294,9 @@ void SharedRetype::splitCopies() {
       continue;
     std::vector<InstRef> Seq;
     const uint32_t L = M.newId();
-    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}, 0b1));
+    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}));
     const uint32_t Conv = convertValue(M, Seq, L, ST, DT, 0);
-    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}, 0b11));
+    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}));
     Edits.InsertBefore[R] = std::move(Seq);
     Edits.Dropped.insert(R);
   }
