@@ -217,7 +217,7 @@ void SharedRetype::retypeVariable(uint32_t Root) {
   const InstRef VarDef = M.def(Root);
   const uint32_t NewPointee = Types.cloneAllFloats(C.pointee(C.typeOf(Root)));
   const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
-  M.inst(VarDef).TypeId = NewPtrType;
+  M.setType(VarDef, NewPtrType);
   if (M.numOperands(VarDef) > 1) {
     const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {});
     M.setOperand(VarDef, 1, Null);
@@ -231,9 +231,8 @@ void SharedRetype::convertResult(InstRef R, uint32_t NewPT) {
   if (OldType == NewPT)
     return;
   const uint32_t Fresh = M.newId();
-  M.inst(R).TypeId = NewPT;
-  M.inst(R).ResultId = Fresh;
-  M.setDef(Fresh, R);
+  M.setType(R, NewPT);
+  M.setResult(R, Fresh);
   if (M.inst(R).Opcode == Op::OpAtomicExchange) {
     std::vector<InstRef> Before;
     const uint32_t V = M.operand(R, 3);
@@ -264,7 +263,7 @@ void SharedRetype::applyChange(const Change &Ch) {
   case Edit::Pointer: {
     const uint32_t Retyped = Types.cloneAllFloats(C.pointee(M.inst(R).TypeId));
     const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
-    M.inst(R).TypeId = PtrType;
+    M.setType(R, PtrType);
     return;
   }
   case Edit::Result:
