@@ -15,6 +15,14 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fatomic_obj_root, "test")
 
+# `lit --param fatomic_opt=PATH` runs the tests with another fatomic-opt
+# (ctest lit-spirv-checked: the one with the module IR's assertions on); its
+# outputs go to a tree of their own, so that it can run beside plain lit.
+fatomic_opt = os.path.join(config.fatomic_tools_dir, "fatomic-opt")
+if lit_config.params.get("fatomic_opt"):
+    fatomic_opt = lit_config.params["fatomic_opt"]
+    config.test_exec_root = os.path.join(config.fatomic_obj_root, "test-checked")
+
 config.environment["PATH"] = os.pathsep.join(
     [config.fatomic_tools_dir, config.environment.get("PATH", "")])
 
@@ -22,7 +30,7 @@ utils = os.path.join(config.fatomic_src_root, "test", "utils")
 python = sys.executable
 
 subs = [
-    ("%fatomic-opt", os.path.join(config.fatomic_tools_dir, "fatomic-opt")),
+    ("%fatomic-opt", fatomic_opt),
     ("%fatomic-selfcheck", os.path.join(config.fatomic_tools_dir, "fatomic-selfcheck")),
     ("%fatomic-vkrun", os.path.join(config.fatomic_tools_dir, "fatomic-vkrun")),
     ("%fatomic-llvm-exec",
@@ -83,7 +91,7 @@ subs = [
     ("%python", python),
 ]
 config.substitutions.extend(subs)
-for var, path in [("FATOMIC_OPT", os.path.join(config.fatomic_tools_dir, "fatomic-opt")),
+for var, path in [("FATOMIC_OPT", fatomic_opt),
                   ("SPIRV_AS", config.spirv_as), ("SPIRV_DIS", config.spirv_dis),
                   ("SPIRV_VAL", config.spirv_val), ("GLSLANG", config.glslang),
                   ("CLANG", config.clang)]:

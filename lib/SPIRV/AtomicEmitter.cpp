@@ -18,19 +18,19 @@ using spv::StorageClass;
 void AtomicEmitter::newBlock(uint32_t Label) {
   Block B;
   B.Label = Label;
-  B.LabelInst = M.create(Op::OpLabel, 0, Label, {}, 0);
+  B.LabelInst = M.create(Op::OpLabel, 0, Label, {});
   B.Body.reserve(8); // most blocks of a lowering hold a few instructions
   Blocks.push_back(std::move(B));
 }
 
-uint32_t AtomicEmitter::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
+uint32_t AtomicEmitter::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops) {
   const uint32_t Id = M.newId();
-  cur().push_back(M.create(O, T, Id, Ops, Mask));
+  cur().push_back(M.create(O, T, Id, Ops));
   return Id;
 }
 
-void AtomicEmitter::stmt(Op O, std::initializer_list<uint32_t> Ops, uint64_t Mask) {
-  cur().push_back(M.create(O, 0, 0, Ops, Mask));
+void AtomicEmitter::stmt(Op O, std::initializer_list<uint32_t> Ops) {
+  cur().push_back(M.create(O, 0, 0, Ops));
 }
 
 // Semantics of a CAS loop's atomics, and the barriers around it
@@ -60,7 +60,7 @@ void AtomicEmitter::integerPointer() {
   const StorageClass SC = C.pointerClass(C.typeOf(M.operand(S.Atomic, 0)));
   switch (S.Kind) {
   case MemKind::PointerCast:
-    IntPtr = op(Op::OpBitcast, M.typePointer(SC, UT), {X.Ptr}, 0b1);
+    IntPtr = op(Op::OpBitcast, M.typePointer(SC, UT), {X.Ptr});
     break;
   case MemKind::BufferAlias:
   case MemKind::SharedRetype: {
@@ -69,8 +69,7 @@ void AtomicEmitter::integerPointer() {
     std::vector<uint32_t> Ops{S.Root};
     Ops.insert(Ops.end(), X.Indices.begin(), X.Indices.end());
     IntPtr = M.newId();
-    cur().push_back(M.create(Op::OpAccessChain, M.typePointer(SC, UT), IntPtr, Ops,
-                             ~uint64_t{0}, true));
+    cur().push_back(M.create(Op::OpAccessChain, M.typePointer(SC, UT), IntPtr, Ops));
     if (S.NonUniform)
       M.addDecoration(IntPtr, spv::Decoration::NonUniform);
     break;
@@ -82,7 +81,7 @@ void AtomicEmitter::integerPointer() {
 }
 
 void AtomicEmitter::operandBits() {
-  VB = op(Op::OpBitcast, UT, {X.Value}, 0b1);
+  VB = op(Op::OpBitcast, UT, {X.Value});
   if (FlushWidths.count(W)) {
     const uint32_t Mag = op(Op::OpBitwiseAnd, UT, {VB, constant(widthMask(W) >> 1)});
     const uint32_t M1 = op(Op::OpISub, UT, {Mag, constant(1)});
@@ -135,36 +134,36 @@ uint32_t AtomicEmitter::combine(uint32_t Cur, bool NumberOperand) {
 uint32_t AtomicEmitter::casLoop(bool SkipSame, bool NumberOperand) {
   const LoopOrder &Ord = loopOrdering();
   if (Ord.Before)
-    stmt(Op::OpMemoryBarrier, {Scope, Ord.Before}, 0b11);
+    stmt(Op::OpMemoryBarrier, {Scope, Ord.Before});
   const uint32_t C0 = op(Op::OpAtomicLoad, UT, {IntPtr, Scope, Ord.Load});
   const uint32_t Pre = curLabel();
   const uint32_t Hdr = M.newId(), Body = M.newId(), Try = M.newId(), Cont = M.newId(),
                  Merge = M.newId();
-  stmt(Op::OpBranch, {Hdr}, 0b1);
+  stmt(Op::OpBranch, {Hdr});
   newBlock(Hdr);
   const uint32_t Cx = M.newId();
   const uint32_t Cc = M.newId();
-  cur().push_back(M.create(Op::OpPhi, UT, Cc, {C0, Pre, Cx, Cont}, 0b1111));
-  stmt(Op::OpLoopMerge, {Merge, Cont, 0}, 0b11);
-  stmt(Op::OpBranch, {Body}, 0b1);
+  cur().push_back(M.create(Op::OpPhi, UT, Cc, {C0, Pre, Cx, Cont}));
+  stmt(Op::OpLoopMerge, {Merge, Cont, 0});
+  stmt(Op::OpBranch, {Body});
   newBlock(Body);
   const uint32_t New = combine(Cc, NumberOperand);
   if (SkipSame) {
     const uint32_t Same = op(Op::OpIEqual, BT, {New, Cc});
-    stmt(Op::OpBranchConditional, {Same, Merge, Try}, 0b111);
+    stmt(Op::OpBranchConditional, {Same, Merge, Try});
   } else {
-    stmt(Op::OpBranch, {Try}, 0b1);
+    stmt(Op::OpBranch, {Try});
   }
   newBlock(Try);
   cur().push_back(M.create(Op::OpAtomicCompareExchange, UT, Cx,
-                           {IntPtr, Scope, Ord.Equal, Ord.Load, New, Cc}, 0b111111));
+                           {IntPtr, Scope, Ord.Equal, Ord.Load, New, Cc}));
   const uint32_t Done = op(Op::OpIEqual, BT, {Cx, Cc});
-  stmt(Op::OpBranchConditional, {Done, Merge, Cont}, 0b111);
+  stmt(Op::OpBranchConditional, {Done, Merge, Cont});
   newBlock(Cont);
-  stmt(Op::OpBranch, {Hdr}, 0b1);
+  stmt(Op::OpBranch, {Hdr});
   newBlock(Merge);
   if (Ord.After)
-    stmt(Op::OpMemoryBarrier, {Scope, Ord.After}, 0b11);
+    stmt(Op::OpMemoryBarrier, {Scope, Ord.After});
   return Cc; // defined in the header, which dominates the merge
 }
 
@@ -174,16 +173,16 @@ uint32_t AtomicEmitter::dispatch(uint32_t Operand, bool WantResult) {
   const uint32_t Neg = op(Op::OpINotEqual, BT,
                           {op(Op::OpBitwiseAnd, UT, {Operand, constant(signBit(W))}), constant(0)});
   const uint32_t PosL = M.newId(), NegL = M.newId(), Join = M.newId();
-  stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
-  stmt(Op::OpBranchConditional, {Neg, NegL, PosL}, 0b111);
+  stmt(Op::OpSelectionMerge, {Join, 0});
+  stmt(Op::OpBranchConditional, {Neg, NegL, PosL});
   newBlock(PosL);
   const uint32_t R1 = op(S.Op == FloatOp::Min ? Op::OpAtomicSMin : Op::OpAtomicSMax, UT,
                          {IntPtr, Scope, SemId, Operand});
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(NegL);
   const uint32_t R2 = op(S.Op == FloatOp::Min ? Op::OpAtomicUMax : Op::OpAtomicUMin, UT,
                          {IntPtr, Scope, SemId, Operand});
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(Join);
   return WantResult ? op(Op::OpPhi, UT, {R1, PosL, R2, NegL}) : 0u;
 }
@@ -207,12 +206,12 @@ uint32_t AtomicEmitter::fixUp(uint32_t Old) {
       op(Op::OpLogicalAnd, BT, {stickyNaN(Old), op(Op::OpLogicalNot, BT, {VNaN})});
   const uint32_t From = curLabel();
   const uint32_t Fix = M.newId(), Join = M.newId();
-  stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
-  stmt(Op::OpBranchConditional, {Need, Fix, Join}, 0b111);
+  stmt(Op::OpSelectionMerge, {Join, 0});
+  stmt(Op::OpBranchConditional, {Need, Fix, Join});
   newBlock(Fix);
   const uint32_t Seen = casLoop(/*SkipSame=*/true, /*NumberOperand=*/true);
   const uint32_t FixLast = curLabel();
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(Join);
   return op(Op::OpPhi, UT, {Seen, FixLast, Old, From});
 }
@@ -222,23 +221,23 @@ uint32_t AtomicEmitter::fixUp(uint32_t Old) {
 void AtomicEmitter::fixOrDispatch(uint32_t Loaded, uint32_t Operand) {
   const uint32_t Need = stickyNaN(Loaded);
   const uint32_t Fix = M.newId(), Plain = M.newId(), Join = M.newId();
-  stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
-  stmt(Op::OpBranchConditional, {Need, Fix, Plain}, 0b111);
+  stmt(Op::OpSelectionMerge, {Join, 0});
+  stmt(Op::OpBranchConditional, {Need, Fix, Plain});
   newBlock(Fix);
   casLoop(/*SkipSame=*/true, /*NumberOperand=*/true);
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(Plain);
   dispatch(Operand, /*WantResult=*/false);
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(Join);
 }
 
 // No other invocation sees it: load, combine, store.
 void AtomicEmitter::emitPrivate() {
-  cur().push_back(M.create(Op::OpLoad, FloatType, X.ResultId, {X.Ptr}, 0b1));
-  const uint32_t CurBits = op(Op::OpBitcast, UT, {X.ResultId}, 0b1);
+  cur().push_back(M.create(Op::OpLoad, FloatType, X.ResultId, {X.Ptr}));
+  const uint32_t CurBits = op(Op::OpBitcast, UT, {X.ResultId});
   const uint32_t New = combine(CurBits, /*NumberOperand=*/false);
-  stmt(Op::OpStore, {X.Ptr, op(Op::OpBitcast, FloatType, {New}, 0b1)}, 0b11);
+  stmt(Op::OpStore, {X.Ptr, op(Op::OpBitcast, FloatType, {New})});
 }
 
 // An atomic load that skips the read-modify-write when the value cannot
@@ -281,19 +280,19 @@ uint32_t AtomicEmitter::earlyOut(uint32_t Operand) {
   }
   const uint32_t From = curLabel();
   const uint32_t Rmw = M.newId(), Join = M.newId();
-  stmt(Op::OpSelectionMerge, {Join, 0}, 0b1);
-  stmt(Op::OpBranchConditional, {Skip, Join, Rmw}, 0b111);
+  stmt(Op::OpSelectionMerge, {Join, 0});
+  stmt(Op::OpBranchConditional, {Skip, Join, Rmw});
   newBlock(Rmw);
   if (LoadDecides) {
     // The operand is not a NaN here (that case was skipped).
     fixOrDispatch(Loaded, Operand);
-    stmt(Op::OpBranch, {Join}, 0b1);
+    stmt(Op::OpBranch, {Join});
     newBlock(Join);
     return Loaded; // the result has no uses; any defined value
   }
   const uint32_t Old = fixUp(dispatch(Operand));
   const uint32_t Last = curLabel();
-  stmt(Op::OpBranch, {Join}, 0b1);
+  stmt(Op::OpBranch, {Join});
   newBlock(Join);
   return op(Op::OpPhi, UT, {Loaded, From, Old, Last});
 }
@@ -342,7 +341,7 @@ void AtomicEmitter::emit() {
   else
     emitSingleRmw();
   if (ResultBits)
-    cur().push_back(M.create(Op::OpBitcast, FloatType, X.ResultId, {ResultBits}, 0b1));
+    cur().push_back(M.create(Op::OpBitcast, FloatType, X.ResultId, {ResultBits}));
 }
 
 // A compare-exchange loop of float adds on the integer view, returning the
@@ -365,29 +364,28 @@ void AtomicEmitter::emitAdd() {
   const uint32_t Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
   const uint32_t After = L.After ? C.constantInt(U32, *L.After) : 0;
   if (Before)
-    stmt(Op::OpMemoryBarrier, {Scope, Before}, 0b11);
+    stmt(Op::OpMemoryBarrier, {Scope, Before});
   const uint32_t First = op(Op::OpAtomicLoad, UT, {X.Ptr, Scope, LoadSem});
   const uint32_t Pre = curLabel(), Header = M.newId(), Loop = M.newId(),
                  Continue = M.newId(), Merge = M.newId();
   const uint32_t Cur = M.newId(), Got = M.newId();
-  stmt(Op::OpBranch, {Header}, 0b1);
+  stmt(Op::OpBranch, {Header});
   newBlock(Header);
-  cur().push_back(M.create(Op::OpPhi, UT, Cur, {First, Pre, Got, Continue}, ~uint64_t{0}));
-  stmt(Op::OpLoopMerge, {Merge, Continue, 0}, 0b11);
-  stmt(Op::OpBranch, {Loop}, 0b1);
+  cur().push_back(M.create(Op::OpPhi, UT, Cur, {First, Pre, Got, Continue}));
+  stmt(Op::OpLoopMerge, {Merge, Continue, 0});
+  stmt(Op::OpBranch, {Loop});
   newBlock(Loop);
   const uint32_t Sum = op(Op::OpFAdd, A.TypeId, {op(Op::OpBitcast, A.TypeId, {Cur}), X.Value});
   cur().push_back(M.create(Op::OpAtomicCompareExchange, UT, Got,
-                           {X.Ptr, Scope, EqualSem, LoadSem, op(Op::OpBitcast, UT, {Sum}), Cur},
-                           ~uint64_t{0}));
+                           {X.Ptr, Scope, EqualSem, LoadSem, op(Op::OpBitcast, UT, {Sum}), Cur}));
   const uint32_t Done = op(Op::OpIEqual, BT, {Got, Cur});
-  stmt(Op::OpBranchConditional, {Done, Merge, Continue}, 0b111);
+  stmt(Op::OpBranchConditional, {Done, Merge, Continue});
   newBlock(Continue);
-  stmt(Op::OpBranch, {Header}, 0b1);
+  stmt(Op::OpBranch, {Header});
   newBlock(Merge);
   if (After)
-    stmt(Op::OpMemoryBarrier, {Scope, After}, 0b11);
-  cur().push_back(M.create(Op::OpBitcast, A.TypeId, X.ResultId, {Cur}, ~uint64_t{0}));
+    stmt(Op::OpMemoryBarrier, {Scope, After});
+  cur().push_back(M.create(Op::OpBitcast, A.TypeId, X.ResultId, {Cur}));
 }
 
 } // namespace fatomic::spirv

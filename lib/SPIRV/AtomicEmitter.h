@@ -43,9 +43,11 @@ private:
   void newBlock(uint32_t Label);
   std::vector<InstRef> &cur() { return Blocks.back().Body; }
   uint32_t curLabel() const { return Blocks.back().Label; }
-  uint32_t op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops,
-              uint64_t Mask = ~uint64_t{0});
-  void stmt(Op O, std::initializer_list<uint32_t> Ops, uint64_t Mask);
+  /// A new instruction with a result, appended to the current block; the
+  /// grammar says which operands are ids.
+  uint32_t op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops);
+  /// A new instruction without a result, appended to the current block.
+  void stmt(Op O, std::initializer_list<uint32_t> Ops);
   uint32_t constant(uint64_t V) { return C.constantInt(UT, V); }
 
   // ---- the steps ----

@@ -135,11 +135,11 @@ void BlockSplit::startPieces(const Block &B, const std::vector<InstRef> &Body, s
   Header.Body.assign(Body.begin(), Body.begin() + NPhi);
   Header.Body.push_back(Merge);
   const uint32_t NextLabel = M.newId();
-  Header.Body.push_back(M.create(Op::OpBranch, 0, 0, {NextLabel}, 0b1));
+  Header.Body.push_back(M.create(Op::OpBranch, 0, 0, {NextLabel}));
   Out.push_back(std::move(Header));
   Block Rest;
   Rest.Label = NextLabel;
-  Rest.LabelInst = M.create(Op::OpLabel, 0, NextLabel, {}, 0);
+  Rest.LabelInst = M.create(Op::OpLabel, 0, NextLabel, {});
   Rest.Body.assign(Body.begin() + NPhi, Body.begin() + Pos);
   Out.push_back(std::move(Rest));
 }
@@ -152,10 +152,10 @@ void BlockSplit::startPieces(const Block &B, const std::vector<InstRef> &Body, s
 void BlockSplit::splitOffContinue(std::vector<Block> &Out, InstRef Merge) {
   Block Cont;
   Cont.Label = M.newId();
-  Cont.LabelInst = M.create(Op::OpLabel, 0, Cont.Label, {}, 0);
+  Cont.LabelInst = M.create(Op::OpLabel, 0, Cont.Label, {});
   std::vector<InstRef> &Last = Out.back().Body;
   Cont.Body.push_back(Last.back());
-  Last.back() = M.create(Op::OpBranch, 0, 0, {Cont.Label}, 0b1);
+  Last.back() = M.create(Op::OpBranch, 0, 0, {Cont.Label});
   M.setOperand(Merge, 1, Cont.Label);
   Out.push_back(std::move(Cont));
 }

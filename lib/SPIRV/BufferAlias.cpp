@@ -56,15 +56,7 @@ void BufferAlias::addToInterfaces(uint32_t Original, uint32_t Alias) {
       continue;
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops.push_back(Alias);
-    uint64_t Mask = 0b10;
-    bool Tail = false;
-    for (uint32_t K = First; K < Ops.size(); ++K) {
-      if (K < 64)
-        Mask |= uint64_t{1} << K;
-      else
-        Tail = true;
-    }
-    R = M.create(Op::OpEntryPoint, 0, 0, Ops, Mask, Tail);
+    R = M.create(Op::OpEntryPoint, 0, 0, Ops);
   }
 }
 
@@ -92,7 +84,7 @@ void BufferAlias::copyVariableDecorations(uint32_t Root, uint32_t Alias) {
       continue;
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops[0] = Alias;
-    M.section(Section::Annotation).push_back(M.create(Op::OpDecorate, 0, 0, Ops, 0b1));
+    M.section(Section::Annotation).push_back(M.create(Op::OpDecorate, 0, 0, Ops));
   }
   if (!M.hasDecoration(Root, spv::Decoration::Aliased)) {
     M.addDecoration(Root, spv::Decoration::Aliased);
@@ -108,7 +100,7 @@ void BufferAlias::apply() {
     const uint32_t AliasPointee = cloneOnPath(C.pointee(RootPtrType));
     const uint32_t AliasPtrType = M.typePointer(SC, AliasPointee);
     const uint32_t Alias =
-        M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)}, 0);
+        M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)});
     copyVariableDecorations(Root, Alias);
     addToInterfaces(Root, Alias);
     for (size_t I : Indices)

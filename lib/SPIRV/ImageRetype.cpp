@@ -29,13 +29,13 @@ uint32_t ImageRetype::retypedImage(uint32_t T) {
   }
   case Op::OpTypeArray: {
     const uint32_t Elem = retypedImage(M.operand(D, 0)), Len = M.operand(D, 1);
-    New = M.addType(Op::OpTypeArray, {Elem, Len}, 0b11);
+    New = M.addType(Op::OpTypeArray, {Elem, Len});
     Types.copyDecorations(T, New);
     break;
   }
   case Op::OpTypeRuntimeArray: {
     const uint32_t Elem = retypedImage(M.operand(D, 0));
-    New = M.addType(Op::OpTypeRuntimeArray, {Elem}, 0b1);
+    New = M.addType(Op::OpTypeRuntimeArray, {Elem});
     Types.copyDecorations(T, New);
     break;
   }
@@ -245,7 +245,7 @@ bool ImageRetype::visitTexelUse(InstRef R, Op O, const Use &U, const std::string
 void ImageRetype::retypeVariable(uint32_t Root) {
   const InstRef VarDef = M.def(Root);
   const uint32_t NewPointee = retypedImage(C.pointee(C.typeOf(Root)));
-  M.inst(VarDef).TypeId = M.typePointer(StorageClass::UniformConstant, NewPointee);
+  M.setType(VarDef, M.typePointer(StorageClass::UniformConstant, NewPointee));
   // The variable moves after its new types.
   moveGlobalToEnd(M, VarDef);
 }
@@ -261,9 +261,8 @@ void ImageRetype::convertAtomic(InstRef R, uint32_t UT) {
   }
   const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
   const uint32_t Fresh = M.newId();
-  M.inst(R).TypeId = UT;
-  M.inst(R).ResultId = Fresh;
-  M.setDef(Fresh, R);
+  M.setType(R, UT);
+  M.setResult(R, Fresh);
   if (O == Op::OpAtomicExchange) {
     std::vector<InstRef> Before;
     const uint32_t V = M.operand(R, 3);
@@ -279,28 +278,27 @@ void ImageRetype::applyChange(const Change &Ch, uint32_t UT, uint32_t TexelPtrTy
   const InstRef R = Ch.Inst;
   switch (Ch.What) {
   case Edit::Copy:
-    M.inst(R).TypeId = Ch.Of == Kind::TexelPtr ? TexelPtrType
-                       : Ch.Of == Kind::Image  ? retypedImage(M.inst(R).TypeId)
-                                               : M.typePointer(StorageClass::UniformConstant,
-                                                               retypedImage(C.pointee(M.inst(R).TypeId)));
+    M.setType(R, Ch.Of == Kind::TexelPtr ? TexelPtrType
+                 : Ch.Of == Kind::Image  ? retypedImage(M.inst(R).TypeId)
+                                         : M.typePointer(StorageClass::UniformConstant,
+                                                         retypedImage(C.pointee(M.inst(R).TypeId))));
     return;
   case Edit::ChainPointer:
-    M.inst(R).TypeId = M.typePointer(StorageClass::UniformConstant,
-                                     retypedImage(C.pointee(M.inst(R).TypeId)));
+    M.setType(R, M.typePointer(StorageClass::UniformConstant,
+                               retypedImage(C.pointee(M.inst(R).TypeId))));
     return;
   case Edit::LoadImage:
-    M.inst(R).TypeId = retypedImage(M.inst(R).TypeId);
+    M.setType(R, retypedImage(M.inst(R).TypeId));
     return;
   case Edit::TexelPointer:
-    M.inst(R).TypeId = TexelPtrType;
+    M.setType(R, TexelPtrType);
     return;
   case Edit::ReadResult: {
     const uint32_t OldType = M.inst(R).TypeId, OldResult = M.inst(R).ResultId;
     const uint32_t NewType = Types.cloneAllFloats(OldType);
     const uint32_t Fresh = M.newId();
-    M.inst(R).TypeId = NewType;
-    M.inst(R).ResultId = Fresh;
-    M.setDef(Fresh, R);
+    M.setType(R, NewType);
+    M.setResult(R, Fresh);
     std::vector<InstRef> After;
     convertValue(M, After, Fresh, NewType, OldType, OldResult);
     Edits.InsertAfter[R] = std::move(After);

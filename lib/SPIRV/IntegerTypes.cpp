@@ -25,7 +25,7 @@ void IntegerTypes::copyDecorations(uint32_t From, uint32_t To) {
     std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
     Ops[0] = To;
     M.section(Section::Annotation)
-        .push_back(M.create(I.Opcode, 0, 0, Ops, I.IdMask, I.IdTail));
+        .push_back(M.create(I.Opcode, 0, 0, Ops));
   }
 }
 
@@ -41,17 +41,17 @@ uint32_t IntegerTypes::cloneAggregate(
   case Op::OpTypeVector:
     return M.typeVector(Elem(M.operand(D, 0)), M.operand(D, 1));
   case Op::OpTypeArray:
-    New = M.addType(Op::OpTypeArray, {Elem(M.operand(D, 0)), M.operand(D, 1)}, 0b11);
+    New = M.addType(Op::OpTypeArray, {Elem(M.operand(D, 0)), M.operand(D, 1)});
     break;
   case Op::OpTypeRuntimeArray:
-    New = M.addType(Op::OpTypeRuntimeArray, {Elem(M.operand(D, 0))}, 0b1);
+    New = M.addType(Op::OpTypeRuntimeArray, {Elem(M.operand(D, 0))});
     break;
   case Op::OpTypeStruct: {
     std::vector<uint32_t> Members(M.operands(D), M.operands(D) + I.Count);
     for (uint32_t K = 0; K < Members.size(); ++K)
       if (Convert(T, K))
         Members[K] = Elem(Members[K]);
-    New = M.addType(Op::OpTypeStruct, Members, ~uint64_t{0}, true);
+    New = M.addType(Op::OpTypeStruct, Members);
     break;
   }
   default:
@@ -141,22 +141,21 @@ bool walkTypePath(LoweringContext &C, uint32_t T, const Site &S, InstRef Where,
 
 uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
                       uint32_t From, uint32_t To, uint32_t ResultId) {
-  auto Emit = [&](Op O, uint32_t Type, const std::vector<uint32_t> &Ops,
-                  uint64_t Mask, bool Tail) {
+  auto Emit = [&](Op O, uint32_t Type, const std::vector<uint32_t> &Ops) {
     const uint32_t Id = ResultId ? ResultId : M.newId();
-    Out.push_back(M.create(O, Type, Id, Ops, Mask, Tail));
+    Out.push_back(M.create(O, Type, Id, Ops));
     return Id;
   };
   if (From == To) {
     if (!ResultId)
       return Value;
-    return Emit(Op::OpCopyObject, To, {Value}, 0b1, false);
+    return Emit(Op::OpCopyObject, To, {Value});
   }
   const InstRef D = M.def(From);
   const Inst I = M.inst(D); // a copy: the instructions below may move it
   if (I.Opcode == Op::OpTypeFloat || I.Opcode == Op::OpTypeInt ||
       I.Opcode == Op::OpTypeVector)
-    return Emit(Op::OpBitcast, To, {Value}, 0b1, false);
+    return Emit(Op::OpBitcast, To, {Value});
   // Arrays and structs: element-wise.
   const InstRef ToD = M.def(To);
   uint32_t N = 0;
@@ -174,10 +173,10 @@ uint32_t convertValue(Module &M, std::vector<InstRef> &Out, uint32_t Value,
     const uint32_t FE = I.Opcode == Op::OpTypeStruct ? M.operand(D, K) : M.operand(D, 0);
     const uint32_t TE = I.Opcode == Op::OpTypeStruct ? M.operand(ToD, K) : M.operand(ToD, 0);
     const uint32_t X = M.newId();
-    Out.push_back(M.create(Op::OpCompositeExtract, FE, X, {Value, K}, 0b1));
+    Out.push_back(M.create(Op::OpCompositeExtract, FE, X, {Value, K}));
     Parts.push_back(convertValue(M, Out, X, FE, TE, 0));
   }
-  return Emit(Op::OpCompositeConstruct, To, Parts, ~uint64_t{0}, true);
+  return Emit(Op::OpCompositeConstruct, To, Parts);
 }
 
 bool isDebugOnlyUse(const Module &M, InstRef User, uint32_t Word) {

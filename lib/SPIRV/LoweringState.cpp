@@ -8,8 +8,6 @@
 
 #include "LoweringState.h"
 
-#include <cstring>
-
 namespace fatomic::spirv {
 
 using spv::StorageClass;
@@ -126,7 +124,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
   default:
     // Any other type is a leaf (pointers are not followed); anything that
     // is not a type is malformed here.
-    F.Ok = std::strncmp(spvOpcodeString(uint32_t(O)), "Type", 4) == 0;
+    F.Ok = grammar::isTypeDeclaration(O);
     F.Leaves = 1;
     break;
   }

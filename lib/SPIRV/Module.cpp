@@ -1,9 +1,9 @@
 //===- Module.cpp - A compact SPIR-V module for lowering passes -----------===//
 //
 // Owns the module IR's storage and edits: the operand arena, create() with
-// the grammar's id words (or a checked hand-written mask), emit(), the use
-// lists and their edit epoch, de-duplicated types and constants, and the
-// queries on capabilities, extensions and decorations.  Parsing is in
+// the grammar's id words, emit(), the use lists and their edit epoch,
+// de-duplicated types and constants, and the queries on capabilities,
+// extensions and decorations.  Parsing is in
 // ModuleParse.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -104,30 +104,6 @@ InstRef Module::createFromGrammar(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                grammarIdWords(Opcode, First, uint32_t(Last - First)));
 }
 
-InstRef Module::createWithMask(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                               const uint32_t *First, const uint32_t *Last,
-                               uint64_t IdMask, bool IdTail) {
-  const uint32_t N = uint32_t(Last - First);
-  grammar::IdWords Given;
-  for (uint64_t M = N >= 64 ? IdMask : IdMask & ((uint64_t{1} << N) - 1); M; M &= M - 1)
-    Given.set(uint32_t(__builtin_ctzll(M)));
-  for (uint32_t W = 64; IdTail && W < N; ++W)
-    Given.set(W);
-#ifndef NDEBUG
-  const grammar::IdWords Grammar = grammarIdWords(Opcode, First, N);
-  if (Given != Grammar) {
-    std::fprintf(stderr,
-                 "fatomic: create(Op%s): the given id mask 0x%llx%s differs "
-                 "from the grammar's 0x%llx%s\n",
-                 spvOpcodeString(uint32_t(Opcode)), (unsigned long long)Given.low(),
-                 Given.anyHigh() ? "+tail" : "", (unsigned long long)Grammar.low(),
-                 Grammar.anyHigh() ? "+tail" : "");
-    assert(false && "hand-written id mask differs from the grammar's");
-  }
-#endif
-  return store(Opcode, TypeId, ResultId, First, Last, Given);
-}
-
 InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                        std::initializer_list<uint32_t> Operands) {
   return createFromGrammar(Opcode, TypeId, ResultId, Operands.begin(), Operands.end());
@@ -137,20 +113,6 @@ InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                        const std::vector<uint32_t> &Operands) {
   return createFromGrammar(Opcode, TypeId, ResultId, Operands.data(),
                            Operands.data() + Operands.size());
-}
-
-InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                       std::initializer_list<uint32_t> Operands,
-                       uint64_t IdMask) {
-  return createWithMask(Opcode, TypeId, ResultId, Operands.begin(),
-                        Operands.end(), IdMask, false);
-}
-
-InstRef Module::create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                       const std::vector<uint32_t> &Operands, uint64_t IdMask,
-                       bool IdTail) {
-  return createWithMask(Opcode, TypeId, ResultId, Operands.data(),
-                        Operands.data() + Operands.size(), IdMask, IdTail);
 }
 
 std::vector<uint32_t> Module::emit() const {
@@ -336,21 +298,6 @@ uint32_t Module::addGlobal(Op Opcode, uint32_t TypeId,
                            std::initializer_list<uint32_t> Operands) {
   const uint32_t Id = newId();
   section(Section::Global).push_back(create(Opcode, TypeId, Id, Operands));
-  return Id;
-}
-
-uint32_t Module::addType(Op Opcode, const std::vector<uint32_t> &Operands,
-                         uint64_t IdMask, bool IdTail) {
-  const uint32_t Id = newId();
-  section(Section::Global).push_back(create(Opcode, 0, Id, Operands, IdMask, IdTail));
-  return Id;
-}
-
-uint32_t Module::addGlobal(Op Opcode, uint32_t TypeId,
-                           std::initializer_list<uint32_t> Operands,
-                           uint64_t IdMask) {
-  const uint32_t Id = newId();
-  section(Section::Global).push_back(create(Opcode, TypeId, Id, Operands, IdMask));
   return Id;
 }
 

@@ -173,15 +173,6 @@ public:
                  std::initializer_list<uint32_t> Operands);
   InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                  const std::vector<uint32_t> &Operands);
-  /// The same with a hand-written mask: \p IdMask marks the operand words
-  /// that are ids (bit i = word i), \p IdTail every word from 64 on.  Debug
-  /// builds assert that it equals the grammar's.  (Kept while callers move
-  /// to the overloads above.)
-  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                 std::initializer_list<uint32_t> Operands, uint64_t IdMask);
-  InstRef create(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                 const std::vector<uint32_t> &Operands, uint64_t IdMask,
-                 bool IdTail = false);
   /// The operand words of a new \p Opcode instruction with these operands
   /// that are ids, as the grammar has them (OpExtInst's set and OpSwitch's
   /// selector width are looked up in this module).
@@ -249,9 +240,6 @@ public:
   /// decorations).  Appended to the globals section.
   uint32_t addType(Op Opcode, const std::vector<uint32_t> &Operands);
   uint32_t addGlobal(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Operands);
-  /// The same with a hand-written mask (see create()).
-  uint32_t addType(Op Opcode, const std::vector<uint32_t> &Operands, uint64_t IdMask, bool IdTail = false);
-  uint32_t addGlobal(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Operands, uint64_t IdMask);
 
   // ---- queries ---------------------------------------------------------------
   bool hasCapability(spv::Capability C) const;
@@ -300,9 +288,6 @@ private:
   InstRef store(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                 const uint32_t *First, const uint32_t *Last,
                 const grammar::IdWords &Ids);
-  InstRef createWithMask(Op Opcode, uint32_t TypeId, uint32_t ResultId,
-                         const uint32_t *First, const uint32_t *Last,
-                         uint64_t IdMask, bool IdTail);
   InstRef createFromGrammar(Op Opcode, uint32_t TypeId, uint32_t ResultId,
                             const uint32_t *First, const uint32_t *Last);
   uint64_t keyHash(Op Opcode, uint32_t TypeId, const uint32_t *Ops, uint32_t N) const;

@@ -92,12 +92,11 @@ uint32_t Outline::makeHelper(const Site &S, const bool RunTime[2]) {
   Function F;
   F.Def = M.create(Op::OpFunction, ResultType, FnId,
                    {uint32_t(spv::FunctionControlMask::Inline),
-                    M.typeFunction(ResultType, ParamTypes)},
-                   0b10);
+                    M.typeFunction(ResultType, ParamTypes)});
   std::vector<uint32_t> Params;
   for (uint32_t T : ParamTypes) {
     Params.push_back(M.newId());
-    F.Params.push_back(M.create(Op::OpFunctionParameter, T, Params.back(), {}, 0));
+    F.Params.push_back(M.create(Op::OpFunctionParameter, T, Params.back(), {}));
   }
   // A PhysicalStorageBuffer pointer parameter must say whether it aliases.
   if (S.Kind == MemKind::PointerCast && M.opOf(ParamTypes[0]) == Op::OpTypePointer &&
@@ -118,11 +117,11 @@ uint32_t Outline::makeHelper(const Site &S, const bool RunTime[2]) {
   X.Semantics = RunTime[1] ? Params[P++] : 0;
   Block Entry;
   Entry.Label = M.newId();
-  Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {}, 0);
+  Entry.LabelInst = M.create(Op::OpLabel, 0, Entry.Label, {});
   F.Blocks.push_back(std::move(Entry));
   emitLoweredAtomic(C, Plan.FlushWidths, F.Blocks, S, X);
-  F.Blocks.back().Body.push_back(M.create(Op::OpReturnValue, 0, 0, {X.ResultId}, 0b1));
-  F.End = M.create(Op::OpFunctionEnd, 0, 0, {}, 0);
+  F.Blocks.back().Body.push_back(M.create(Op::OpReturnValue, 0, 0, {X.ResultId}));
+  F.End = M.create(Op::OpFunctionEnd, 0, 0, {});
   Helpers.push_back(std::move(F));
   return FnId;
 }
@@ -138,7 +137,7 @@ InstRef Outline::callHelper(const Site &S) {
   Args[0] = It->second;
   const Inst &A = M.inst(S.Atomic);
   const uint32_t Type = A.TypeId, Result = A.ResultId;
-  return M.create(Op::OpFunctionCall, Type, Result, Args, ~uint64_t{0}, true);
+  return M.create(Op::OpFunctionCall, Type, Result, Args);
 }
 
 void Outline::appendHelpers() {

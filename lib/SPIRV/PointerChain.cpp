@@ -169,17 +169,17 @@ static bool resolveSelect(LoweringContext &C, std::vector<InstRef> &Out, InstRef
     uint32_t B = IB[K];
     if (C.typeOf(B) != C.typeOf(IA[K])) {
       B = M.newId();
-      Out.push_back(M.create(Op::OpBitcast, C.typeOf(IA[K]), B, {IB[K]}, 0b1));
+      Out.push_back(M.create(Op::OpBitcast, C.typeOf(IA[K]), B, {IB[K]}));
     }
     const uint32_t Id = M.newId();
     Out.push_back(M.create(Op::OpSelect, C.typeOf(IA[K]), Id,
-                           {M.operand(Sel, 0), IA[K], B}, 0b111));
+                           {M.operand(Sel, 0), IA[K], B}));
     if (M.hasDecoration(IA[K], spv::Decoration::NonUniform) ||
         M.hasDecoration(IB[K], spv::Decoration::NonUniform))
       M.addDecoration(Id, spv::Decoration::NonUniform);
     Ops.push_back(Id);
   }
-  Out.push_back(M.create(Op::OpAccessChain, I.TypeId, I.ResultId, Ops, ~uint64_t{0}, true));
+  Out.push_back(M.create(Op::OpAccessChain, I.TypeId, I.ResultId, Ops));
   if (NonUniform && !M.hasDecoration(I.ResultId, spv::Decoration::NonUniform))
     M.addDecoration(I.ResultId, spv::Decoration::NonUniform);
   return true;

@@ -217,9 +217,9 @@ void SharedRetype::retypeVariable(uint32_t Root) {
   const InstRef VarDef = M.def(Root);
   const uint32_t NewPointee = Types.cloneAllFloats(C.pointee(C.typeOf(Root)));
   const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
-  M.inst(VarDef).TypeId = NewPtrType;
+  M.setType(VarDef, NewPtrType);
   if (M.numOperands(VarDef) > 1) {
-    const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {}, 0);
+    const uint32_t Null = M.addGlobal(Op::OpConstantNull, NewPointee, {});
     M.setOperand(VarDef, 1, Null);
   }
   // The variable moves after its new types.
@@ -231,9 +231,8 @@ void SharedRetype::convertResult(InstRef R, uint32_t NewPT) {
   if (OldType == NewPT)
     return;
   const uint32_t Fresh = M.newId();
-  M.inst(R).TypeId = NewPT;
-  M.inst(R).ResultId = Fresh;
-  M.setDef(Fresh, R);
+  M.setType(R, NewPT);
+  M.setResult(R, Fresh);
   if (M.inst(R).Opcode == Op::OpAtomicExchange) {
     std::vector<InstRef> Before;
     const uint32_t V = M.operand(R, 3);
@@ -264,7 +263,7 @@ void SharedRetype::applyChange(const Change &Ch) {
   case Edit::Pointer: {
     const uint32_t Retyped = Types.cloneAllFloats(C.pointee(M.inst(R).TypeId));
     const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
-    M.inst(R).TypeId = PtrType;
+    M.setType(R, PtrType);
     return;
   }
   case Edit::Result:
@@ -294,9 +293,9 @@ void SharedRetype::splitCopies() {
       continue;
     std::vector<InstRef> Seq;
     const uint32_t L = M.newId();
-    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}, 0b1));
+    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}));
     const uint32_t Conv = convertValue(M, Seq, L, ST, DT, 0);
-    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}, 0b11));
+    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}));
     Edits.InsertBefore[R] = std::move(Seq);
     Edits.Dropped.insert(R);
   }

@@ -68,10 +68,10 @@ struct Split {
     H.Outline = [](InstRef) { return Module::NoInst; };
     H.Lower = [this](std::vector<Block> &Blocks, InstRef R) {
       const uint32_t L = M.newId();
-      Blocks.back().Body.push_back(M.create(Op::OpBranch, 0, 0, {L}, 0b1));
+      Blocks.back().Body.push_back(M.create(Op::OpBranch, 0, 0, {L}));
       Block B;
       B.Label = L;
-      B.LabelInst = M.create(Op::OpLabel, 0, L, {}, 0);
+      B.LabelInst = M.create(Op::OpLabel, 0, L, {});
       B.Body.push_back(R);
       Blocks.push_back(std::move(B));
     };
