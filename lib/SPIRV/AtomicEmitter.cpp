@@ -15,7 +15,7 @@ namespace fatomic::spirv {
 
 using spv::StorageClass;
 
-void AtomicEmitter::newBlock(uint32_t Label) {
+void CodeWriter::newBlock(uint32_t Label) {
   Block B;
   B.Label = Label;
   B.LabelInst = M.create(Op::OpLabel, 0, Label, {});
@@ -23,13 +23,13 @@ void AtomicEmitter::newBlock(uint32_t Label) {
   Blocks.push_back(std::move(B));
 }
 
-uint32_t AtomicEmitter::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops) {
+uint32_t CodeWriter::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops) {
   const uint32_t Id = M.newId();
   cur().push_back(M.create(O, T, Id, Ops));
   return Id;
 }
 
-void AtomicEmitter::stmt(Op O, std::initializer_list<uint32_t> Ops) {
+void CodeWriter::stmt(Op O, std::initializer_list<uint32_t> Ops) {
   cur().push_back(M.create(O, 0, 0, Ops));
 }
 
@@ -92,13 +92,13 @@ void AtomicEmitter::operandBits() {
   }
 }
 
-uint32_t AtomicEmitter::isNaN(uint32_t Bits) {
+uint32_t CodeWriter::isNaN(uint32_t Bits) {
   return op(Op::OpUGreaterThan, BT,
             {op(Op::OpBitwiseAnd, UT, {Bits, constant(widthMask(W) >> 1)}),
              constant(exponentMask(W))});
 }
 
-uint32_t AtomicEmitter::ordered(uint32_t Bits) {
+uint32_t CodeWriter::ordered(uint32_t Bits) {
   const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {Bits, constant(W - 1)});
   return op(Op::OpBitwiseXor, UT, {Bits, op(Op::OpBitwiseOr, UT, {Sh, constant(signBit(W))})});
 }

@@ -23,23 +23,14 @@
 
 namespace fatomic::spirv {
 
-class AtomicEmitter {
-public:
-  /// Appends the lowering of \p S, working on \p X, to \p Blocks.back() and
-  /// the blocks it needs after it.
-  AtomicEmitter(LoweringContext &C, const std::set<unsigned> &FlushWidths,
-                std::vector<Block> &Blocks, const Site &S, const Operands &X)
-      : C(C), M(C.M), FlushWidths(FlushWidths), Blocks(Blocks), S(S), X(X) {}
+/// What every writer of lowered code builds on: appending instructions and
+/// blocks, constants of the width's unsigned type, and the two bit steps of
+/// the order map.  AtomicEmitter and SubgroupAggregator derive from it;
+/// the derived class sets W, UT and BT before it writes.
+class CodeWriter {
+protected:
+  CodeWriter(LoweringContext &C, std::vector<Block> &Blocks) : C(C), M(C.M), Blocks(Blocks) {}
 
-  void emit();
-
-private:
-  /// The semantics ids of a compare-exchange loop and its barriers (0: none).
-  struct LoopOrder {
-    uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
-  };
-
-  // ---- building blocks ----
   void newBlock(uint32_t Label);
   std::vector<InstRef> &cur() { return Blocks.back().Body; }
   uint32_t curLabel() const { return Blocks.back().Label; }
@@ -49,14 +40,39 @@ private:
   /// A new instruction without a result, appended to the current block.
   void stmt(Op O, std::initializer_list<uint32_t> Ops);
   uint32_t constant(uint64_t V) { return C.constantInt(UT, V); }
+  /// Whether float bits \p Bits (of type UT) are a NaN.
+  uint32_t isNaN(uint32_t Bits);
+  /// U(x) = x ^ ((x >>s (W-1)) | sign): the order-preserving map.
+  uint32_t ordered(uint32_t Bits);
+
+  LoweringContext &C;
+  Module &M;
+  std::vector<Block> &Blocks;
+  uint32_t W = 0;       ///< the float width
+  uint32_t UT = 0;      ///< the unsigned integer type of that width
+  uint32_t BT = 0;      ///< bool
+};
+
+class AtomicEmitter : CodeWriter {
+public:
+  /// Appends the lowering of \p S, working on \p X, to \p Blocks.back() and
+  /// the blocks it needs after it.
+  AtomicEmitter(LoweringContext &C, const std::set<unsigned> &FlushWidths,
+                std::vector<Block> &Blocks, const Site &S, const Operands &X)
+      : CodeWriter(C, Blocks), FlushWidths(FlushWidths), S(S), X(X) {}
+
+  void emit();
+
+private:
+  /// The semantics ids of a compare-exchange loop and its barriers (0: none).
+  struct LoopOrder {
+    uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
+  };
 
   // ---- the steps ----
   const LoopOrder &loopOrdering();
   void integerPointer();
   void operandBits();
-  uint32_t isNaN(uint32_t Bits);
-  /// U(x) = x ^ ((x >>s (W-1)) | sign): the order-preserving map.
-  uint32_t ordered(uint32_t Bits);
   /// U-order "v wins against cur".
   uint32_t wins(uint32_t Cur);
   /// combine(cur, v) per policy; \p NumberOperand: v is not a NaN.
@@ -75,16 +91,13 @@ private:
   uint32_t earlyOut(uint32_t Operand);
   void emitAdd();
 
-  LoweringContext &C;
-  Module &M;
   const std::set<unsigned> &FlushWidths;
-  std::vector<Block> &Blocks;
   const Site &S;
   const Operands &X;
 
   NanPolicy Policy = NanPolicy::Number;
-  uint32_t W = 0, FloatType = 0, Scope = 0, SemId = 0;
-  uint32_t UT = 0, BT = 0, U32 = 0;
+  uint32_t FloatType = 0, Scope = 0, SemId = 0;
+  uint32_t U32 = 0;
   uint32_t IntPtr = 0;
   uint32_t VB = 0, VNaN = 0, UVB = 0;
   bool CasPath = false;

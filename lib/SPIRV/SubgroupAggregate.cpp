@@ -10,7 +10,6 @@
 
 #include "SubgroupAggregate.h"
 
-#include "AtomicEmitter.h"
 #include "Semantics.h"
 #include "fatomic/OrderMap.h"
 
@@ -62,37 +61,6 @@ bool SubgroupAggregator::siteAllows() const {
       !C.constantValue(M.operand(S.Atomic, 2), Sem))
     return false;
   return Scope != uint64_t(spv::Scope::Invocation) && (Sem & ~uint64_t(SemStorageClasses)) == 0;
-}
-
-// ---- building blocks --------------------------------------------------------
-
-uint32_t SubgroupAggregator::op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops) {
-  const uint32_t Id = M.newId();
-  Blocks.back().Body.push_back(M.create(O, T, Id, Ops));
-  return Id;
-}
-
-void SubgroupAggregator::stmt(Op O, std::initializer_list<uint32_t> Ops) {
-  Blocks.back().Body.push_back(M.create(O, 0, 0, Ops));
-}
-
-void SubgroupAggregator::newBlock(uint32_t Label) {
-  Block B;
-  B.Label = Label;
-  B.LabelInst = M.create(Op::OpLabel, 0, Label, {});
-  Blocks.push_back(std::move(B));
-}
-
-uint32_t SubgroupAggregator::isNaN(uint32_t Bits) {
-  return op(Op::OpUGreaterThan, BT,
-            {op(Op::OpBitwiseAnd, UT, {Bits, constant(widthMask(W) >> 1)}),
-             constant(exponentMask(W))});
-}
-
-// U(x) = x ^ ((x >>s (W-1)) | sign).
-uint32_t SubgroupAggregator::ordered(uint32_t Bits) {
-  const uint32_t Sh = op(Op::OpShiftRightArithmetic, UT, {Bits, constant(W - 1)});
-  return op(Op::OpBitwiseXor, UT, {Bits, op(Op::OpBitwiseOr, UT, {Sh, constant(signBit(W))})});
 }
 
 // U^-1(k) = k ^ (~(k >>s (W-1)) | sign): keys with the top bit set came
@@ -201,12 +169,12 @@ void SubgroupAggregator::emit() {
       op(Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin, UT,
          {subgroup(), uint32_t(spv::GroupOperation::Reduce), Key});
   const uint32_t Elected = op(Op::OpGroupNonUniformElect, BT, {subgroup()});
-  const uint32_t Header = Blocks.back().Label, Electing = M.newId(), AggMerge = M.newId();
+  const uint32_t Header = curLabel(), Electing = M.newId(), AggMerge = M.newId();
   stmt(Op::OpSelectionMerge, {AggMerge, 0});
   stmt(Op::OpBranchConditional, {Elected, Electing, AggMerge});
   newBlock(Electing);
   const uint32_t Old = lowered(op(Op::OpBitcast, FloatType, {unordered(Reduced)}));
-  const uint32_t ElectedEnd = Blocks.back().Label;
+  const uint32_t ElectedEnd = curLabel();
   stmt(Op::OpBranch, {AggMerge});
   newBlock(AggMerge);
   const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
@@ -217,17 +185,17 @@ void SubgroupAggregator::emit() {
         op(Op::OpGroupNonUniformBroadcastFirst, FloatType, {subgroup(), Mine}), Key);
   }
   if (!Uniform) {
-    Blocks.back().Body.push_back(M.create(Op::OpCopyObject, FloatType, X.ResultId, {Result}));
+    cur().push_back(M.create(Op::OpCopyObject, FloatType, X.ResultId, {Result}));
     return;
   }
-  const uint32_t AggEnd = Blocks.back().Label;
+  const uint32_t AggEnd = curLabel();
   stmt(Op::OpBranch, {Merge});
   newBlock(Single);
   const uint32_t Own = lowered(X.Value);
-  const uint32_t SingleEnd = Blocks.back().Label;
+  const uint32_t SingleEnd = curLabel();
   stmt(Op::OpBranch, {Merge});
   newBlock(Merge);
-  Blocks.back().Body.push_back(
+  cur().push_back(
       M.create(Op::OpPhi, FloatType, X.ResultId, {Result, AggEnd, Own, SingleEnd}));
 }
 

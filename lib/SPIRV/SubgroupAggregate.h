@@ -33,6 +33,7 @@
 #ifndef FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
 #define FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
 
+#include "AtomicEmitter.h"
 #include "LoweringState.h"
 
 #include <set>
@@ -45,27 +46,21 @@ namespace fatomic::spirv {
 void emitLoweredAtomic(LoweringContext &C, const std::set<unsigned> &FlushWidths,
                        std::vector<Block> &Blocks, const Site &S, const Operands &X);
 
-class SubgroupAggregator {
+class SubgroupAggregator : CodeWriter {
 public:
   SubgroupAggregator(LoweringContext &C, const std::set<unsigned> &FlushWidths,
                      std::vector<Block> &Blocks, const Site &S, const Operands &X)
-      : C(C), M(C.M), FlushWidths(FlushWidths), Blocks(Blocks), S(S), X(X) {}
+      : CodeWriter(C, Blocks), FlushWidths(FlushWidths), S(S), X(X) {}
 
   /// Whether the aggregated form is sound and legal for \p S here.
   bool applies() const;
   void emit();
 
 private:
-  uint32_t op(Op O, uint32_t T, std::initializer_list<uint32_t> Ops);
-  void stmt(Op O, std::initializer_list<uint32_t> Ops);
-  void newBlock(uint32_t Label);
-  uint32_t constant(uint64_t V) { return C.constantInt(UT, V); }
   uint32_t subgroup() { return C.constantInt(M.typeInt(32, false), uint32_t(spv::Scope::Subgroup)); }
 
   bool moduleAllows() const;
   bool siteAllows() const;
-  uint32_t isNaN(uint32_t Bits);
-  uint32_t ordered(uint32_t Bits);
   uint32_t unordered(uint32_t Key);
   uint32_t key(uint32_t Bits);
   uint32_t uniformAddress();
@@ -76,15 +71,12 @@ private:
   uint32_t scannedResult(uint32_t Old, uint32_t Key);
   void addCapabilities();
 
-  LoweringContext &C;
-  Module &M;
   const std::set<unsigned> &FlushWidths;
-  std::vector<Block> &Blocks;
   const Site &S;
   const Operands &X;
 
   NanPolicy Policy = NanPolicy::Number;
-  uint32_t W = 0, FloatType = 0, UT = 0, BT = 0;
+  uint32_t FloatType = 0;
   /// The U-order identity of the reduction (nothing to combine) and its
   /// absorbing end.
   uint64_t Identity = 0, Absorbing = 0;
