@@ -31,13 +31,19 @@
 //                                  other shaders, so every atomic gets the
 //                                  form that is linearizable against any
 //                                  writer
-//   aggregate=off|subgroup         combine the operands of a subgroup's
+//   aggregate=auto|subgroup|off    combine the operands of a subgroup's
 //                                  invocations that hit one address and
 //                                  let one of them do the atomic (SPIR-V
-//                                  compute shaders; the target must have
-//                                  subgroup basic, vote, arithmetic and
-//                                  ballot operations in compute).  Default
-//                                  off.
+//                                  compute shaders, docs/semantics.md).
+//                                  auto (default): where the target is
+//                                  known to have the subgroup operations
+//                                  it needs (a --target-profile or the
+//                                  Vulkan layer's device: basic, vote,
+//                                  arithmetic, and ballot for used
+//                                  results, in compute; extended types for
+//                                  64-bit); subgroup: also where nothing is
+//                                  known of them (not where the target is
+//                                  known to lack them); off: never
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -60,8 +66,10 @@ enum class Strategy : unsigned char { Dispatch, Cas };
 const char *toString(Strategy S);
 /// Whether invocations combine their operands before the atomic (aggregate=).
 enum class Aggregation : unsigned char {
-  Off,      ///< every invocation does its own atomic (the default)
-  Subgroup, ///< one atomic per subgroup where the address is uniform
+  Off,      ///< every invocation does its own atomic
+  Auto,     ///< Subgroup where the target is known to allow it (the default)
+  Subgroup, ///< one atomic per subgroup where the address is uniform, unless
+            ///< the target is known to lack the subgroup operations
 };
 const char *toString(Aggregation A);
 
@@ -87,7 +95,17 @@ struct LoweringOptions {
   /// writers=: where the cheaper, proof-dependent forms may be used.
   WriterScope Writers = WriterScope::Module;
   /// aggregate=: combine a subgroup's operands first (SPIR-V pass only).
-  Aggregation Aggregate = Aggregation::Off;
+  Aggregation Aggregate = Aggregation::Auto;
+
+  /// Whether aggregate= lets an atomic whose needs are \p Allows (the
+  /// target's SubgroupSupport::allows for it) be aggregated on \p Target.
+  bool aggregates(const TargetModel &Target, bool Allows) const {
+    if (Aggregate == Aggregation::Off)
+      return false;
+    if (Target.Subgroups.Known)
+      return Allows;
+    return Aggregate == Aggregation::Subgroup;
+  }
   /// Features named with native=...; merged into the target model.
   std::vector<Feature> Native;
 

@@ -12,6 +12,13 @@
 // A feature struct that the profile lacks means "none of these features"; a
 // profile that says nothing about 64-bit integer atomics leaves them unknown.
 //
+// The target also says which subgroup operations its compute shaders have
+// (SubgroupSupport), for subgroup aggregation (aggregate=): read from the
+// profile's VkPhysicalDeviceSubgroupProperties or
+// VkPhysicalDeviceVulkan11Properties and shaderSubgroupExtendedTypes, or
+// filled in by the Vulkan layer from the device.  The default target knows
+// nothing of them.
+//
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_TARGET_H
 #define FATOMIC_TARGET_H
@@ -53,6 +60,30 @@ enum class MemoryClass : unsigned char { Buffer, Shared, Image };
 /// or std::nullopt when Vulkan has no such feature (e.g. f64 images).
 std::optional<Feature> minMaxFeature(MemoryClass Class, unsigned Width);
 
+/// The subgroup operations a target's compute shaders have, as far as
+/// subgroup aggregation needs them (VkSubgroupFeatureFlagBits and
+/// shaderSubgroupExtendedTypes).
+struct SubgroupSupport {
+  /// False: nothing is known (the default target, or a profile without
+  /// subgroup properties); the other members then mean nothing.
+  bool Known = false;
+  /// VK_SHADER_STAGE_COMPUTE_BIT in supportedStages.
+  bool Compute = false;
+  /// VK_SUBGROUP_FEATURE_{BASIC,VOTE,ARITHMETIC,BALLOT}_BIT.
+  bool Basic = false, Vote = false, Arithmetic = false, Ballot = false;
+  /// shaderSubgroupExtendedTypes: 64-bit (and 8/16-bit) integer operands.
+  bool ExtendedTypes = false;
+
+  /// Whether compute shaders have what an aggregated atomic on \p Width-bit
+  /// keys needs: basic, vote and arithmetic, ballot where \p Ballot (used
+  /// results), extended types where \p Width or an index is not 32-bit.
+  /// Meaningful only where Known.
+  bool allows(unsigned Width, bool NeedsBallot, bool WideIndex) const {
+    return Compute && Basic && Vote && Arithmetic && (Ballot || !NeedsBallot) &&
+           ((Width == 32 && !WideIndex) || ExtendedTypes);
+  }
+};
+
 class TargetModel {
 public:
   TargetModel() = default;
@@ -74,6 +105,9 @@ public:
 
   /// Where the model came from, for diagnostics ("default", a file name...).
   std::string Source = "default";
+
+  /// The subgroup operations of its compute shaders.
+  SubgroupSupport Subgroups;
 
 private:
   static uint32_t bit(Feature F) { return uint32_t{1} << unsigned(F); }

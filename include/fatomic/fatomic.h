@@ -129,10 +129,12 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * atomics call), "writers=module|any" (default module: every writer of the
  * memory is in this module; any: other shaders may write it too, so the
  * always-linearizable form is emitted everywhere, docs/semantics.md),
- * "aggregate=off|subgroup" (default off; subgroup: where the invocations of
- * a subgroup hit one address, one of them does the atomic for all of them,
- * in compute shaders; the target must have subgroup basic, vote,
- * arithmetic and ballot operations), separated by ',' or ';'.
+ * "aggregate=auto|subgroup|off" (where the invocations of a subgroup hit one
+ * address, one of them does the atomic for all of them, in compute shaders;
+ * auto, the default: where the target, from a profile, has the subgroup
+ * basic, vote, arithmetic and (for used results) ballot operations in
+ * compute and, for f64, shaderSubgroupExtendedTypes; subgroup: also where
+ * the target says nothing of them; off: never), separated by ',' or ';'.
  *
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),

@@ -9,7 +9,15 @@ const char *toString(Strategy S) {
 }
 
 const char *toString(Aggregation A) {
-  return A == Aggregation::Off ? "off" : "subgroup";
+  switch (A) {
+  case Aggregation::Off:
+    return "off";
+  case Aggregation::Auto:
+    return "auto";
+  case Aggregation::Subgroup:
+    break;
+  }
+  return "subgroup";
 }
 
 const char *toString(WriterScope W) {
@@ -96,10 +104,12 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
   if (Key == "aggregate") {
     if (Value == "off")
       Opts.Aggregate = Aggregation::Off;
+    else if (Value == "auto")
+      Opts.Aggregate = Aggregation::Auto;
     else if (Value == "subgroup")
       Opts.Aggregate = Aggregation::Subgroup;
     else
-      return badValue(Error, Key, Value, "off or subgroup");
+      return badValue(Error, Key, Value, "auto, subgroup or off");
     return true;
   }
   if (Key == "native") {
@@ -167,7 +177,7 @@ std::string LoweringOptions::str() const {
     S += std::string(",outline=") + (Outline ? "on" : "off");
   if (Writers != WriterScope::Module)
     S += std::string(",writers=") + toString(Writers);
-  if (Aggregate != Aggregation::Off)
+  if (Aggregate != Aggregation::Auto)
     S += std::string(",aggregate=") + toString(Aggregate);
   return S;
 }

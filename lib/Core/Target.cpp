@@ -1,11 +1,19 @@
 //===- Target.cpp - Target model and Vulkan profile loader ----------------===//
+//
+// Owns the feature names, the native-feature questions of TargetModel and
+// the reading of a Vulkan profile: its feature structs and, for subgroup
+// aggregation, its subgroup properties.
+//
+//===----------------------------------------------------------------------===//
 
 #include "fatomic/Target.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace fatomic {
 
@@ -117,9 +125,124 @@ bool TargetModel::mayUseInt64Atomics(MemoryClass Class) const {
   return !isKnown(F) || has(F);
 }
 
+namespace {
+
+using nlohmann::json;
+
+/// Reads the members of one feature struct of capability \p CapName: the
+/// float and int64 atomic features, and shaderSubgroupExtendedTypes.
+bool readFeatureStruct(const std::string &Where, const json &Members,
+                       TargetModel &Model, std::string &Error) {
+  for (auto &[Member, Value] : Members.items()) {
+    auto F = parseFeature(Member);
+    const bool Extended = Member == "shaderSubgroupExtendedTypes";
+    if (!F && !Extended)
+      continue;
+    if (!Value.is_boolean()) {
+      Error = Where + "." + Member + " is not a boolean";
+      return false;
+    }
+    // A feature true anywhere is available; false anywhere is known.
+    if (Extended)
+      Model.Subgroups.ExtendedTypes |= Value.get<bool>();
+    else
+      Model.set(*F, Model.has(*F) || Value.get<bool>());
+  }
+  return true;
+}
+
+/// The names of a flags array ("supportedStages": ["VK_..._BIT", ...]).
+bool readFlagNames(const std::string &Where, const json &Value,
+                   std::vector<std::string> &Names, std::string &Error) {
+  if (!Value.is_array()) {
+    Error = Where + " is not an array of flag names";
+    return false;
+  }
+  for (const json &N : Value) {
+    if (!N.is_string()) {
+      Error = Where + " holds a value that is not a flag name";
+      return false;
+    }
+    Names.push_back(N.get<std::string>());
+  }
+  return true;
+}
+
+/// Reads the stages and operations of one properties struct that holds
+/// them: VkPhysicalDeviceSubgroupProperties (supportedStages,
+/// supportedOperations) or VkPhysicalDeviceVulkan11Properties
+/// (subgroupSupportedStages, subgroupSupportedOperations).
+bool readSubgroupStruct(const std::string &Where, const json &Members,
+                        const char *StagesKey, const char *OpsKey,
+                        SubgroupSupport &S, std::string &Error) {
+  auto Stages = Members.find(StagesKey), Ops = Members.find(OpsKey);
+  if (Stages == Members.end() || Ops == Members.end())
+    return true;
+  std::vector<std::string> StageNames, OpNames;
+  if (!readFlagNames(Where + "." + StagesKey, *Stages, StageNames, Error) ||
+      !readFlagNames(Where + "." + OpsKey, *Ops, OpNames, Error))
+    return false;
+  auto Has = [](const std::vector<std::string> &V, const char *Name) {
+    return std::find(V.begin(), V.end(), Name) != V.end();
+  };
+  S.Known = true;
+  S.Compute |= Has(StageNames, "VK_SHADER_STAGE_COMPUTE_BIT");
+  S.Basic |= Has(OpNames, "VK_SUBGROUP_FEATURE_BASIC_BIT");
+  S.Vote |= Has(OpNames, "VK_SUBGROUP_FEATURE_VOTE_BIT");
+  S.Arithmetic |= Has(OpNames, "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT");
+  S.Ballot |= Has(OpNames, "VK_SUBGROUP_FEATURE_BALLOT_BIT");
+  return true;
+}
+
+/// Reads the subgroup properties of capability \p Where.
+bool readProperties(const std::string &Where, const json &Props,
+                    SubgroupSupport &S, std::string &Error) {
+  if (!Props.is_object()) {
+    Error = Where + ".properties is not an object";
+    return false;
+  }
+  for (auto &[StructName, Members] : Props.items()) {
+    if (!Members.is_object())
+      continue;
+    const std::string At = Where + ".properties." + StructName;
+    if (StructName == "VkPhysicalDeviceSubgroupProperties" &&
+        !readSubgroupStruct(At, Members, "supportedStages", "supportedOperations", S, Error))
+      return false;
+    if (StructName == "VkPhysicalDeviceVulkan11Properties" &&
+        !readSubgroupStruct(At, Members, "subgroupSupportedStages",
+                            "subgroupSupportedOperations", S, Error))
+      return false;
+  }
+  return true;
+}
+
+/// Reads one capability's features and properties; \p SawFeatures is set
+/// where it has a features object.
+bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Model,
+                    bool &SawFeatures, std::string &Error) {
+  const std::string Where = "capabilities." + CapName;
+  if (auto Props = Cap.find("properties");
+      Props != Cap.end() && !readProperties(Where, *Props, Model.Subgroups, Error))
+    return false;
+  auto Feats = Cap.find("features");
+  if (Feats == Cap.end())
+    return true;
+  if (!Feats->is_object()) {
+    Error = Where + ".features is not an object";
+    return false;
+  }
+  SawFeatures = true;
+  for (auto &[StructName, Members] : Feats->items())
+    if (Members.is_object() &&
+        !readFeatureStruct(Where + ".features." + StructName, Members, Model, Error))
+      return false;
+  return true;
+}
+
+} // namespace
+
 std::optional<TargetModel> loadProfile(std::string_view JsonText,
                                        std::string &Error) {
-  using nlohmann::json;
   json Doc;
   try {
     Doc = json::parse(JsonText.begin(), JsonText.end());
@@ -142,34 +265,9 @@ std::optional<TargetModel> loadProfile(std::string_view JsonText,
 
   TargetModel Model;
   bool SawFeatures = false;
-  for (auto &[CapName, Cap] : Caps->items()) {
-    if (!Cap.is_object())
-      continue;
-    auto Feats = Cap.find("features");
-    if (Feats == Cap.end())
-      continue;
-    if (!Feats->is_object()) {
-      Error = "capabilities." + CapName + ".features is not an object";
+  for (auto &[CapName, Cap] : Caps->items())
+    if (Cap.is_object() && !readCapability(CapName, Cap, Model, SawFeatures, Error))
       return std::nullopt;
-    }
-    SawFeatures = true;
-    for (auto &[StructName, Members] : Feats->items()) {
-      if (!Members.is_object())
-        continue;
-      for (auto &[Member, Value] : Members.items()) {
-        auto F = parseFeature(Member);
-        if (!F)
-          continue;
-        if (!Value.is_boolean()) {
-          Error = "capabilities." + CapName + ".features." + StructName + "." +
-                  Member + " is not a boolean";
-          return std::nullopt;
-        }
-        // A feature true anywhere is native; false anywhere is known.
-        Model.set(*F, Model.has(*F) || Value.get<bool>());
-      }
-    }
-  }
   if (!SawFeatures) {
     Error = "the profile's capabilities hold no 'features'";
     return std::nullopt;

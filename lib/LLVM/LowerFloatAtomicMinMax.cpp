@@ -1463,8 +1463,9 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
     return Fail("option 'native' applies to the SPIR-V pass only");
   if (Options->RetypeImages)
     return Fail("option 'images' applies to the SPIR-V pass only");
-  if (Options->Aggregate != Aggregation::Off)
-    return Fail("option 'aggregate' applies to the SPIR-V pass only");
+  // auto (the default) and off aggregate nothing here.
+  if (Options->Aggregate == Aggregation::Subgroup)
+    return Fail("option 'aggregate=subgroup' applies to the SPIR-V pass only");
   return std::move(*Options);
 }
 

@@ -171,6 +171,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
   D->Instance = I;
   D->NextGdpa = NextGdpa;
   D->Target = physicalInfo(*I, Phys).Target;
+  D->Target.Subgroups.ExtendedTypes = enablesSubgroupExtendedTypes(Info);
   fillDevice(*D);
   std::lock_guard<std::mutex> G(TablesLock);
   Devices[dispatchKey(*Device)] = std::move(D);

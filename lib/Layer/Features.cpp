@@ -79,7 +79,38 @@ void fillTarget(PhysicalInfo &P, bool Force) {
   Set(Feature::ShaderSharedInt64Atomics, P.SharedInt64Atomics, false);
   P.Target.Source = Force ? "the driver (FATOMIC_LAYER_FORCE=1)" : "the driver";
 }
+
+/// The subgroup stages and operations of \p Phys (Vulkan 1.1), for
+/// aggregate=auto.  Extended types depend on what the device enables
+/// (enablesSubgroupExtendedTypes).
+void querySubgroups(InstanceData &I, VkPhysicalDevice Phys, uint32_t ApiVersion,
+                    SubgroupSupport &S) {
+  if (ApiVersion < VK_API_VERSION_1_1)
+    return;
+  auto GetProps2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
+      I.NextGipa(I.Instance, "vkGetPhysicalDeviceProperties2"));
+  if (!GetProps2)
+    return;
+  VkPhysicalDeviceSubgroupProperties Sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 Props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Sub};
+  GetProps2(Phys, &Props);
+  S.Known = true;
+  S.Compute = Sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT;
+  S.Basic = Sub.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT;
+  S.Vote = Sub.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT;
+  S.Arithmetic = Sub.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+  S.Ballot = Sub.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT;
+}
 } // namespace
+
+bool enablesSubgroupExtendedTypes(const VkDeviceCreateInfo *Info) {
+  if (auto [Prev, P] = findInChain(Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES); P)
+    if (as<VkPhysicalDeviceVulkan12Features>(P)->shaderSubgroupExtendedTypes)
+      return true;
+  auto [Prev, P] = findInChain(
+      Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES);
+  return P && as<VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures>(P)->shaderSubgroupExtendedTypes;
+}
 
 void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
                        PhysicalInfo &Info) {
@@ -112,6 +143,7 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
   Info.BufferInt64Atomics = I64.shaderBufferInt64Atomics;
   Info.SharedInt64Atomics = I64.shaderSharedInt64Atomics;
   fillTarget(Info, settings().Force);
+  querySubgroups(I, Phys, Props.apiVersion, Info.Target.Subgroups);
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(

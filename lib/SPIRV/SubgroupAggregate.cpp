@@ -27,7 +27,20 @@ void emitLoweredAtomic(LoweringContext &C, const std::set<unsigned> &FlushWidths
 // ---- where it applies -------------------------------------------------------
 
 bool SubgroupAggregator::applies() const {
-  return C.Opts.Aggregate == Aggregation::Subgroup && moduleAllows() && siteAllows();
+  return moduleAllows() && siteAllows() && C.Opts.aggregates(C.Target, targetAllows());
+}
+
+// The subgroup operations this site's form uses: ballot for
+// BroadcastFirst (used results only), extended types for 64-bit keys or an
+// index that AllEqual compares and is not 32-bit.
+bool SubgroupAggregator::targetAllows() const {
+  bool WideIndex = false;
+  for (uint32_t Idx : X.Indices) {
+    const InstRef D = M.def(Idx);
+    if (!isConstantIndex(Idx) && (D == Module::NoInst || M.scalarWidth(M.inst(D).TypeId) != 32))
+      WideIndex = true;
+  }
+  return C.Target.Subgroups.allows(S.Width, !S.ResultUnused, WideIndex);
 }
 
 // Group operations need SPIR-V 1.3.  Only compute shaders: a fragment
@@ -84,20 +97,25 @@ uint32_t SubgroupAggregator::key(uint32_t Bits) {
             {isNaN(Bits), constant(Policy == NanPolicy::Number ? Identity : Absorbing), U});
 }
 
+bool SubgroupAggregator::isConstantIndex(uint32_t Idx) const {
+  switch (M.opOf(Idx)) {
+  case Op::OpConstant:
+  case Op::OpConstantNull:
+  case Op::OpSpecConstant:
+  case Op::OpSpecConstantOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // True where every non-constant index is the same in every active
 // invocation; 0 where every index is a constant (one address for all).
 uint32_t SubgroupAggregator::uniformAddress() {
   uint32_t All = 0;
   for (uint32_t Idx : X.Indices) {
-    switch (M.opOf(Idx)) {
-    case Op::OpConstant:
-    case Op::OpConstantNull:
-    case Op::OpSpecConstant:
-    case Op::OpSpecConstantOp:
+    if (isConstantIndex(Idx))
       continue;
-    default:
-      break;
-    }
     const uint32_t Equal = op(Op::OpGroupNonUniformAllEqual, BT, {subgroup(), Idx});
     All = All ? op(Op::OpLogicalAnd, BT, {All, Equal}) : Equal;
   }

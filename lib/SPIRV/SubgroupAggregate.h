@@ -1,7 +1,10 @@
 //===- SubgroupAggregate.h - One atomic per subgroup ----------------------===//
 //
-// `aggregate=subgroup`: where the invocations of a subgroup hit one address,
-// they combine their operands first and one of them does the lowered atomic.
+// `aggregate=`: where the invocations of a subgroup hit one address, they
+// combine their operands first and one of them does the lowered atomic.
+// auto (the default) does it where the target model knows the subgroup
+// operations are there, subgroup also where nothing is known of them
+// (LoweringOptions::aggregates).
 //
 //   key  = U(v), the order map (NaN operands: the identity under `number`,
 //          the absorbing end under `propagate`; raw under `fast`)
@@ -61,6 +64,9 @@ private:
 
   bool moduleAllows() const;
   bool siteAllows() const;
+  /// Whether the target has the subgroup operations this site needs.
+  bool targetAllows() const;
+  bool isConstantIndex(uint32_t Idx) const;
   uint32_t unordered(uint32_t Key);
   uint32_t key(uint32_t Bits);
   uint32_t uniformAddress();

@@ -18,7 +18,7 @@ TEST(Options, DefaultsFromEmptyString) {
   EXPECT_TRUE(O->Outline);
   EXPECT_FALSE(O->OutlineGiven);
   EXPECT_EQ(O->Writers, WriterScope::Module);
-  EXPECT_EQ(O->Aggregate, Aggregation::Off);
+  EXPECT_EQ(O->Aggregate, Aggregation::Auto);
   EXPECT_EQ(O->policyFor(NanPolicy::Number), NanPolicy::Number);
   EXPECT_EQ(O->policyFor(NanPolicy::Propagate), NanPolicy::Propagate);
 }
@@ -66,9 +66,17 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_FALSE(parseOptions("writers=some", Err));
   EXPECT_NE(Err.find("'writers'"), std::string::npos) << Err;
   EXPECT_NE(Err.find("module or any"), std::string::npos) << Err;
+  for (const char *A : {"off", "auto", "subgroup"}) {
+    auto O = parseOptions(std::string("aggregate=") + A, Err);
+    ASSERT_TRUE(O) << Err;
+    EXPECT_STREQ(toString(O->Aggregate), A);
+    auto Again = parseOptions(O->str(), Err);
+    ASSERT_TRUE(Again) << Err;
+    EXPECT_EQ(Again->Aggregate, O->Aggregate);
+  }
   EXPECT_FALSE(parseOptions("aggregate=warp", Err));
   EXPECT_NE(Err.find("'aggregate'"), std::string::npos) << Err;
-  EXPECT_NE(Err.find("off or subgroup"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("auto, subgroup or off"), std::string::npos) << Err;
 }
 
 TEST(NanPolicy, ParsePrintRoundTrip) {
@@ -133,6 +141,73 @@ TEST(Target, MalformedProfiles) {
   EXPECT_NE(Err.find("shaderBufferFloat32AtomicMinMax is not a boolean"), std::string::npos) << Err;
   EXPECT_FALSE(loadProfileFile("/nonexistent/profile.json", Err));
   EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
+}
+
+// The subgroup operations that aggregate=auto needs, from both profiles
+// (the Vulkan 1.1 and the VkPhysicalDeviceSubgroupProperties spelling).
+TEST(Target, SubgroupSupportFromProfiles) {
+  std::string Err;
+  for (const char *Name : {"lavapipe.json", "nvidia-h200.json"}) {
+    auto T = loadProfileFile(std::string(FATOMIC_TEST_DATA "/profiles/") + Name, Err);
+    ASSERT_TRUE(T) << Err;
+    const SubgroupSupport &S = T->Subgroups;
+    EXPECT_TRUE(S.Known && S.Compute && S.Basic && S.Vote && S.Arithmetic && S.Ballot) << Name;
+    EXPECT_TRUE(S.ExtendedTypes) << Name;
+    EXPECT_TRUE(S.allows(64, true, false)) << Name;
+  }
+  EXPECT_FALSE(TargetModel().Subgroups.Known);
+}
+
+TEST(Target, SubgroupSupportParts) {
+  std::string Err;
+  auto T = loadProfile(R"({"capabilities": {"device": {
+      "features": {"VkPhysicalDeviceFeatures": {"shaderInt64": true}},
+      "properties": {"VkPhysicalDeviceSubgroupProperties": {
+        "supportedStages": ["VK_SHADER_STAGE_COMPUTE_BIT"],
+        "supportedOperations": ["VK_SUBGROUP_FEATURE_BASIC_BIT",
+          "VK_SUBGROUP_FEATURE_VOTE_BIT", "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"]}}}}})",
+                       Err);
+  ASSERT_TRUE(T) << Err;
+  const SubgroupSupport &S = T->Subgroups;
+  EXPECT_TRUE(S.Known);
+  EXPECT_TRUE(S.allows(32, false, false));
+  EXPECT_FALSE(S.allows(32, true, false)) << "used results need ballot";
+  EXPECT_FALSE(S.allows(64, false, false)) << "64-bit keys need extended types";
+  EXPECT_FALSE(S.allows(32, false, true)) << "a 64-bit index needs extended types";
+  // No compute stage: nothing.
+  T = loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": {"VkPhysicalDeviceVulkan11Properties": {
+        "subgroupSupportedStages": ["VK_SHADER_STAGE_FRAGMENT_BIT"],
+        "subgroupSupportedOperations": ["VK_SUBGROUP_FEATURE_BASIC_BIT",
+          "VK_SUBGROUP_FEATURE_VOTE_BIT", "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"]}}}}})",
+                  Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_TRUE(T->Subgroups.Known);
+  EXPECT_FALSE(T->Subgroups.allows(32, false, false));
+  // No subgroup properties: unknown.
+  T = loadProfile(R"({"capabilities": {"device": {"features": {}}}})", Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_FALSE(T->Subgroups.Known);
+}
+
+TEST(Target, MalformedSubgroupProperties) {
+  std::string Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": 3}}})", Err));
+  EXPECT_NE(Err.find("capabilities.device.properties is not an object"), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": {"VkPhysicalDeviceSubgroupProperties": {
+        "supportedStages": "VK_SHADER_STAGE_COMPUTE_BIT", "supportedOperations": []}}}}})", Err));
+  EXPECT_NE(Err.find("VkPhysicalDeviceSubgroupProperties.supportedStages is not an array"),
+            std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": {"VkPhysicalDeviceVulkan11Properties": {
+        "subgroupSupportedStages": [], "subgroupSupportedOperations": [1]}}}}})", Err));
+  EXPECT_NE(Err.find("subgroupSupportedOperations holds a value that is not a flag name"),
+            std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {
+      "VkPhysicalDeviceVulkan12Features": {"shaderSubgroupExtendedTypes": 1}}}}})", Err));
+  EXPECT_NE(Err.find("shaderSubgroupExtendedTypes is not a boolean"), std::string::npos) << Err;
 }
 
 // Found by fuzz-profile (test/fuzz/regressions/profile): a number too large

@@ -435,18 +435,20 @@ fatomic options:
                    module     (default) other shaders or pipelines do not
                               write the memory while this one runs.
                    any        they may: no atomic gets a cheaper form.
-               aggregate=off|subgroup
-                   off        (default) every invocation does its own
-                              atomic.
-                   subgroup   where the invocations of a subgroup hit one
-                              address, their operands are combined with
-                              subgroup operations and one invocation does
-                              the atomic for all; used results are rebuilt
-                              for each.  Compute shaders, buffer and
-                              Workgroup memory, Relaxed semantics only; the
-                              target must have subgroup basic, vote,
-                              arithmetic and ballot operations in compute
-                              (and shaderSubgroupExtendedTypes for f64).
+               aggregate=auto|subgroup|off
+                   Where the invocations of a subgroup hit one address,
+                   their operands are combined with subgroup operations
+                   and one invocation does the atomic for all; used
+                   results are rebuilt for each.  Compute shaders, SPIR-V
+                   1.3+, buffer and Workgroup memory, Relaxed semantics
+                   only.  It needs subgroup basic, vote and arithmetic
+                   operations in compute, ballot for used results, and
+                   shaderSubgroupExtendedTypes for f64.
+                   auto       (default) where --target-profile shows those
+                              operations; without a profile, nowhere.
+                   subgroup   also without a profile (you vouch for the
+                              target); not where the profile lacks them.
+                   off        every invocation does its own atomic.
 
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,

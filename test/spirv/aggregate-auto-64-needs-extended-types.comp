@@ -1,0 +1,23 @@
+// aggregate=auto aggregates a 64-bit atomic only where the target has
+// shaderSubgroupExtendedTypes (64-bit subgroup operands): with the bundled
+// NVIDIA profile both widths are aggregated; with shaderSubgroupExtendedTypes
+// false only the 32-bit one is.
+// RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%profiles/nvidia-h200.json --lower-float-atomic-minmax | FileCheck --check-prefix=BOTH %s
+// RUN: sed 's/"shaderSubgroupExtendedTypes": true/"shaderSubgroupExtendedTypes": false/' %profiles/nvidia-h200.json > %t.json
+// RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.json --lower-float-atomic-minmax | FileCheck --check-prefix=F32 %s
+#version 450
+#extension GL_EXT_shader_atomic_float2 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Dst { float x[]; } dst;
+layout(std430, binding = 2) buffer Dst64 { double d[]; } dst64;
+layout(std430, binding = 1) buffer Vals { float v[]; } vals;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  atomicMax(dst.x[i / 64u], vals.v[i]);
+  atomicMax(dst64.d[i / 64u], double(vals.v[i]));
+}
+// BOTH: OpGroupNonUniformUMax %uint %uint_3 Reduce
+// BOTH: OpGroupNonUniformUMax %ulong %uint_3 Reduce
+// F32: OpGroupNonUniformUMax %uint %uint_3 Reduce
+// F32-NOT: OpGroupNonUniformUMax %ulong
