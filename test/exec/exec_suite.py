@@ -231,7 +231,7 @@ SEMS = {
 }
 
 
-def shader_source(w, mem, op, used, sem, impl, policy=None):
+def shader_source(w, mem, op, used, sem, impl, policy=None, shape=None):
     """GLSL for one case.  impl: native | hand-cas | hand-dispatch."""
     T = "float" if w == 32 else "double"
     UT = "uint" if w == 32 else "uint64_t"
@@ -344,26 +344,60 @@ def shader_source(w, mem, op, used, sem, impl, policy=None):
   return {frombits}(r);
 }}""")
 
-    L.append("void main() {")
-    L.append("  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupID.x;")
-    L.append(f"  uint base = wg * {LOCAL_SIZE}u * opsPerInv;")
+    L += main_source(mem, used, hand, tobits, frombits, shape)
+    return "\n".join(L) + "\n"
+
+
+# Inactive invocations (`shape`, aggregated cases): which operations
+# (invocation lid, iteration k of opsPerInv) a shape leaves out, in GLSL
+# and the same in Python (active()), so that the oracle gets exactly the
+# operations that ran.
+SHAPE_COND = "((lid * 7u) ^ (lid >> 2)) % 3u != 0u"
+SHAPE_EXIT = "lid % 5u == 3u || lid >= 56u"
+SHAPE_TRIPS = "opsPerInv - lid % 3u"
+SHAPES = ("cond", "exit", "trips", "mixed")
+
+
+def active(shape, lid, k, ops_per_inv):
+    if shape == "cond":
+        return ((lid * 7) ^ (lid >> 2)) % 3 != 0
+    if shape == "exit":
+        return not (lid % 5 == 3 or lid >= 56)
+    if shape == "trips":
+        return k < ops_per_inv - lid % 3
+    return True
+
+
+def main_source(mem, used, hand, tobits, frombits, shape=None):
+    """main(): operation j = base + k * LOCAL_SIZE + lid for k < opsPerInv,
+    with the shape's inactive invocations: `cond` the atomic under a
+    per-invocation condition, `exit` an early return of some invocations
+    before the loop (Workgroup memory: the loop skipped instead, since its
+    barriers need every invocation), `trips` a trip count that differs per
+    invocation; `mixed` changes only the data (make_mixed)."""
+    L = ["void main() {",
+         "  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupID.x;",
+         f"  uint base = wg * {LOCAL_SIZE}u * opsPerInv;"]
     if mem == "shared":
         init = f"{tobits}(dst[a])" if hand else "dst[a]"
         L.append(f"  for (uint a = lid; a < naddr; a += {LOCAL_SIZE}u) s[a] = {init};")
         L.append("  barrier();")
-    L.append("  for (uint k = 0u; k < opsPerInv; ++k) {")
+    if shape == "exit":
+        L.append(f"  if (!({SHAPE_EXIT})) {{" if mem == "shared" else f"  if ({SHAPE_EXIT}) return;")
+    trips = SHAPE_TRIPS if shape == "trips" else "opsPerInv"
+    L.append(f"  for (uint k = 0u; k < {trips}; ++k) {{")
     L.append(f"    uint j = base + k * {LOCAL_SIZE}u + lid;")
-    if used:
-        L.append("    ret[j] = op(addr[j], vals[j]);")
-    else:
-        L.append("    op(addr[j], vals[j]);")
+    call = "ret[j] = op(addr[j], vals[j]);" if used else "op(addr[j], vals[j]);"
+    L.append(f"    if ({SHAPE_COND}) {call}" if shape == "cond" else f"    {call}")
     L.append("  }")
+    if shape == "exit" and mem == "shared":
+        L.append("  }")
     if mem == "shared":
         out = f"{frombits}(s[a])" if hand else "s[a]"
         L.append("  barrier();")
         L.append(f"  for (uint a = lid; a < naddr; a += {LOCAL_SIZE}u) outv[wg * naddr + a] = {out};")
     L.append("}")
-    return "\n".join(L) + "\n"
+    return L
 
 
 # (mem, naddr) -> (workgroups, operations per invocation)
@@ -372,6 +406,7 @@ SIZES = {
     ("image", 1): (16, 4), ("image", 64): (32, 4), ("image", 4096): (64, 4),
     ("bufref", 1): (16, 4), ("bufref", 64): (32, 4), ("bufref", 4096): (64, 4),
     ("shared", 1): (8, 8), ("shared", 64): (8, 8), ("shared", 4096): (4, 16),
+    ("ssbo", 2): (16, 4), ("shared", 2): (8, 8),  # the `mixed` shape
 }
 
 CONFIGS = [(nan, strat, eo)
@@ -460,8 +495,19 @@ def lower(env, spv, config, images=False):
         if rc != 0:
             raise CaseFailure(f"fatomic-opt {opts} failed on {spv} (exit {rc}):\n{so}{se}")
         static_checks(env, out)
+        if aggregate == "subgroup":
+            aggregated_check(out)
         return out
     return once(env, ("lower", spv, config), go)
+
+
+def aggregated_check(spv):
+    """An aggregated case whose module holds no subgroup reduction tests
+    nothing of the aggregation: a failure."""
+    with open(spv[:-4] + ".spvasm") as f:
+        dis = f.read()
+    if not re.search(r"OpGroupNonUniformU(Min|Max) .*\bReduce\b", dis):
+        raise CaseFailure(f"aggregate=subgroup left {spv} unaggregated (no OpGroupNonUniformUMin/UMax Reduce)")
 
 
 def static_checks(env, spv):
@@ -478,8 +524,9 @@ class Case:
     """One dispatch and its checks."""
 
     def __init__(self, name, w, mem, op, used, sem, impl, naddr, policy=None,
-                 config=None, repeat=1, layer=None):
+                 config=None, repeat=1, layer=None, shape=None):
         self.name, self.w, self.mem, self.op, self.used = name, w, mem, op, used
+        self.shape = shape  # inactive invocations or mixed addresses (SHAPES)
         self.sem, self.impl, self.naddr = sem, impl, naddr
         self.policy, self.config, self.repeat = policy, config, repeat
         # impl "layer": "lower" (FORCE where the driver has it) or "keep"
@@ -502,7 +549,7 @@ def run_case(env, c):
     parts = groups if c.mem == "shared" else 1
     src = shader_source(c.w, c.mem, c.op, c.used, c.sem,
                         "native" if c.impl in ("fatomic-opt", "layer") else c.impl,
-                        c.policy)
+                        c.policy, c.shape)
     spv = compile_glsl(env, src)
     if c.impl == "fatomic-opt":
         spv = lower(env, spv, c.config, images=c.mem == "image")
@@ -512,11 +559,19 @@ def run_case(env, c):
     # all policies see the same operands.
     seed = seed_of(f"{c.w}/{c.mem}/{c.op}/{c.naddr}/{c.sem}")
     init, ops = make_data(c.w, c.naddr, groups, k, parts, seed)
+    if c.shape == "mixed":
+        ops = make_mixed(ops, k)
     d = os.path.join(env.work, "cases", re.sub(r"[^A-Za-z0-9_.-]", "_", c.name))
     os.makedirs(d, exist_ok=True)
     B = c.w // 8
     files = {"init.bin": pack(init, c.w), "vals.bin": pack([v for _, v in ops], c.w),
              "addr.bin": pack([a for a, _ in ops], 32)}
+    ran = None
+    if c.shape in ("cond", "exit", "trips"):
+        ran = [j for j in range(len(ops))
+               if active(c.shape, j % LOCAL_SIZE, (j // LOCAL_SIZE) % k, k)]
+        files["ran.addr.bin"] = pack([ops[j][0] for j in ran], 32)
+        files["ran.vals.bin"] = pack([ops[j][1] for j in ran], c.w)
     for n, data in files.items():
         with open(os.path.join(d, n), "wb") as f:
             f.write(data)
@@ -578,17 +633,41 @@ def run_case(env, c):
         m = re.search(r"differed from run 1 in (\d+) of (\d+) runs", so)
         if m:
             note += f"; returned values (interleaving-dependent) differed in {m.group(1)} of {m.group(2)}"
-    return check_final(env, c, d, parts, "native" if native else c.policy, note)
+    if ran is not None:
+        keep_ran(d, ran, c.w, c.used)
+        note = (f"{note}; " if note else "") + f"{len(ran)} of {len(ops)} operations ran"
+    return check_final(env, c, d, parts, "native" if native else c.policy, note,
+                       "ran." if ran is not None else "")
 
 
-def check_final(env, c, d, parts, policy, note=""):
+def make_mixed(ops, k):
+    """The `mixed` shape's addresses (2 of them): in each subgroup some
+    invocations on address 0 and the others on address 1, the halves
+    changing with the iteration: ((lid >> 2) ^ k) & 1."""
+    return [((((j % LOCAL_SIZE) >> 2) ^ ((j // LOCAL_SIZE) % k)) & 1, v) for j, (_, v) in enumerate(ops)]
+
+
+def keep_ran(d, ran, w, used):
+    """The returned values of the operations that ran (ran.ret.bin)."""
+    if not used:
+        return
+    B = w // 8
+    with open(os.path.join(d, "ret.bin"), "rb") as f:
+        ret = f.read()
+    with open(os.path.join(d, "ran.ret.bin"), "wb") as f:
+        f.write(b"".join(ret[j * B:(j + 1) * B] for j in ran))
+
+
+def check_final(env, c, d, parts, policy, note="", prefix=""):
+    """fatomic-exec-oracle on the case's files; prefix "ran." gives it only
+    the operations that ran (the shapes with inactive invocations)."""
     ocmd = [env.oracle, "--op", c.op, "--width", str(c.w),
             "--policy", policy,
             "--naddr", str(c.naddr), "--parts", str(parts),
-            "--init", os.path.join(d, "init.bin"), "--vals", os.path.join(d, "vals.bin"),
-            "--addr", os.path.join(d, "addr.bin"), "--final", os.path.join(d, "final.bin")]
+            "--init", os.path.join(d, "init.bin"), "--vals", os.path.join(d, prefix + "vals.bin"),
+            "--addr", os.path.join(d, prefix + "addr.bin"), "--final", os.path.join(d, "final.bin")]
     if c.used:
-        ocmd += ["--returned", os.path.join(d, "ret.bin")]
+        ocmd += ["--returned", os.path.join(d, prefix + "ret.bin")]
     rc, so, se = run(ocmd)
     env.logonly(f"[{c.name}] {so}{se}".rstrip())
     if rc != 0:
@@ -730,6 +809,7 @@ def lowered_cases(quick):
                                         f"lowered/{nan}/dispatch/eo-on/outline-{outline}/aggregate/"
                                         f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
                                         w, mem, op, used, "def", "fatomic-opt", n, nan, cfg))
+                cases += shape_cases(w, mem, op, quick)
                 # Explicit scopes and semantics: Release and AcquireRelease
                 # forbid the early-out; Acquire and Relaxed allow it.
                 for sem in sem_variants(mem):
@@ -741,6 +821,29 @@ def lowered_cases(quick):
                         cases.append(Case(
                             f"lowered/{cfg[0]}/{cfg[1]}/eo-{cfg[2]}{out}/f{w}/{mem}/{op}/used/{sem}/64",
                             w, mem, op, True, sem, "fatomic-opt", 64, cfg[0], cfg))
+    return cases
+
+
+def shape_cases(w, mem, op, quick):
+    """Aggregated atomics with inactive invocations (SHAPES: a per-invocation
+    condition, an early exit, per-invocation trip counts; one address, so
+    that every subgroup aggregates with the invocations it has left) and
+    with subgroups that mix two addresses (the per-invocation path).  Each
+    shape with each policy, used and unused results."""
+    cases = []
+    if mem not in ("ssbo", "shared"):
+        return cases
+    for shape in SHAPES:
+        n = 2 if shape == "mixed" else 1
+        for used in (True, False):
+            for nan in ("number", "propagate", "fast"):
+                if quick and nan != "number":
+                    continue
+                cfg = (nan, "dispatch", "on", "on", "subgroup")
+                cases.append(Case(
+                    f"lowered/{nan}/dispatch/eo-on/outline-on/aggregate/{shape}/"
+                    f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
+                    w, mem, op, used, "def", "fatomic-opt", n, nan, cfg, shape=shape))
     return cases
 
 

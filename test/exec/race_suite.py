@@ -4,7 +4,8 @@
 Standard library only; run with /usr/bin/python3.
 
   race_suite.py --build-dir BUILD [--fatomic-opt PATH] [--addresses N]
-                [--rounds R] [--filter S] [--work DIR]
+                [--agg-addresses N] [--aggregate MODE] [--rounds R]
+                [--filter S] [--work DIR]
 
 Each case is a GLSL compute shader in which, for every address of a float
 buffer, one invocation runs a lowered float atomic (fatomic-opt, default
@@ -22,6 +23,14 @@ such writers (the load-decided NaN fix-up of `nan=number`, the sticky
 single-RMW form of `nan=propagate`, before the writer analysis) fails here on
 lavapipe; --fatomic-opt selects another fatomic-opt binary to show it.
 
+The agg-* cases (race_agg.py) lower with aggregate=subgroup: per address a
+whole subgroup, or a divergent subset of it, runs the aggregated atomic with
+different operands per lane against one racing writer; every operation on
+the address (the k lanes' and the racer's) must be linearizable, and the
+lowered module must really be aggregated (--aggregate off shows that check
+failing).  The oracle checks itself first on observations that no serial
+order gives.
+
 Exit status: 0 all passed, 1 a violation or error, 77 skipped (no tool or no
 Vulkan device).
 """
@@ -34,6 +43,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import race_agg  # noqa: E402
 
 SKIP = 77
 LOCAL = 64
@@ -168,6 +180,91 @@ def run(cmd, **kw):
     return p.returncode, p.stdout, p.stderr
 
 
+def build_agg(name, case, args, tools, d):
+    """Compiles and lowers an aggregated case into d; returns the lowered
+    module, or raises RuntimeError with what went wrong (spirv-val, or a
+    module that is not aggregated)."""
+    comp, spv, low = (os.path.join(d, f) for f in ("s.comp", "s.spv", "low.spv"))
+    with open(comp, "w") as f:
+        f.write(race_agg.shader(case))
+    steps = [[tools["glslang"], "-V", "--target-env", "vulkan1.2", comp, "-o", spv],
+             [tools["opt"], "--target-env=vulkan1.2",
+              f"--lower-float-atomic-minmax=nan={case['policy']},aggregate={args.aggregate}",
+              spv, "-o", low],
+             [tools["val"], "--target-env", "vulkan1.2", low]]
+    for cmd in steps:
+        rc, so, se = run(cmd)
+        if rc:
+            raise RuntimeError(f"{os.path.basename(cmd[0])} failed (exit {rc}):\n{so}{se}")
+    rc, dis, se = run([tools["dis"], low])
+    if rc:
+        raise RuntimeError(f"spirv-dis failed:\n{se}")
+    problem = race_agg.aggregation_problem(dis, case)
+    if problem:
+        raise RuntimeError(problem)
+    return low
+
+
+def agg_round(case, oracle, d, n, tally):
+    """Checks one run's files; returns (subgroup size, first violation or
+    None, number of violations)."""
+    obs, sgsize = race_agg.observations(case, d, n)
+    bad, example = 0, None
+    for a, o in enumerate(obs):
+        want = race_agg.expected_lanes(case, a, sgsize)
+        lanes = sum(c for _, c in o.classes)
+        if lanes != len(want):
+            bad += 1
+            example = example or f"address {a}: {lanes} lanes ran the atomic, the shader runs {len(want)}"
+            continue
+        pos = oracle.positions(o)
+        tally.add(pos, lanes)
+        tally.lanes[lanes] += 1
+        if not pos:
+            bad += 1
+            example = example or (
+                f"address {a}: lanes ((operand, returned), count) {race_agg.hexed(o.classes)}, "
+                "racer returned "
+                f"{o.racer_ret if o.racer_ret is None else '0x%08X' % o.racer_ret}, "
+                f"final 0x{o.final:08X}: no serial order gives this")
+    return sgsize, example, bad
+
+
+def run_agg_case(name, case, args, tools, work):
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    try:
+        low = build_agg(name, case, args, tools, d)
+    except RuntimeError as e:
+        return str(e)
+    n = args.agg_addresses
+    with open(os.path.join(d, "init.bin"), "wb") as f:
+        f.write(struct.pack(f"<{n}I", *([case["init"]] * n)))
+    with open(os.path.join(d, "job.json"), "w") as f:
+        json.dump(race_agg.job(case, n, args.pairs, low), f)
+    oracle, tally = race_agg.Oracle(case), race_agg.Tally()
+    bad_total, example, sizes = 0, None, set()
+    for rnd in range(args.rounds):
+        for out in ("took.bin", "lret.bin"):
+            if os.path.exists(os.path.join(d, out)):
+                os.remove(os.path.join(d, out))
+        rc, so, se = run([tools["vkrun"], "-q", "--timeout", "120", os.path.join(d, "job.json")])
+        if rc:
+            return f"fatomic-vkrun exit {rc}:\n{so}{se}"
+        sgsize, ex, bad = agg_round(case, oracle, d, n, tally)
+        sizes.add(sgsize)
+        bad_total += bad
+        example = example or (ex and f"round {rnd} {ex}")
+    lanes = ", ".join(f"{k}:{v}" for k, v in sorted(tally.lanes.items()))
+    print(f"  {name}: {args.rounds} round(s) x {n} addresses, subgroup size "
+          f"{'/'.join(map(str, sorted(sizes)))}, lanes per address {{{lanes}}}, "
+          f"{len(oracle.verdicts)} distinct observations; {tally.line()}; "
+          f"{bad_total} not linearizable", flush=True)
+    if bad_total:
+        return f"{bad_total} addresses wrong; e.g. {example}"
+    return None
+
+
 def run_case(name, case, args, tools, work):
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
@@ -230,6 +327,11 @@ def main():
     ap.add_argument("--fatomic-opt")
     ap.add_argument("--addresses", type=int, default=65536)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--agg-addresses", type=int, default=8192,
+                    help="addresses of the aggregated (agg-*) cases")
+    ap.add_argument("--aggregate", default="subgroup",
+                    help="aggregate= of the agg-* cases (off: shows that a module "
+                         "that is not aggregated fails)")
     ap.add_argument("--pairs", type=int, default=64)
     ap.add_argument("--filter", default="")
     ap.add_argument("--work")
@@ -237,7 +339,8 @@ def main():
     b = os.path.join(args.build_dir, "bin")
     tools = {"opt": args.fatomic_opt or os.path.join(b, "fatomic-opt"),
              "vkrun": os.path.join(b, "fatomic-vkrun"),
-             "glslang": shutil.which("glslangValidator")}
+             "glslang": shutil.which("glslangValidator"),
+             "val": shutil.which("spirv-val"), "dis": shutil.which("spirv-dis")}
     for t, p in tools.items():
         if not p or not os.access(p, os.X_OK):
             print(f"race_suite: {t} not found; skipped")
@@ -246,12 +349,18 @@ def main():
     if rc:
         print(f"race_suite: no Vulkan device; skipped\n{so}{se}")
         return SKIP
+    wrong = race_agg.self_test()
+    if wrong:
+        print("FAIL oracle self-test:\n  " + "\n  ".join(wrong))
+        return 1
     work = args.work or tempfile.mkdtemp(prefix="fatomic-race-")
     failed = 0
-    for name, case in CASES.items():
+    todo = [(n, c, run_case) for n, c in CASES.items()]
+    todo += [(n, c, run_agg_case) for n, c in race_agg.cases().items()]
+    for name, case, fn in todo:
         if args.filter not in name:
             continue
-        err = run_case(name, case, args, tools, work)
+        err = fn(name, case, args, tools, work)
         if err:
             failed += 1
             print(f"FAIL {name}: {err}", flush=True)
