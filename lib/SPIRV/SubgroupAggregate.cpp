@@ -173,7 +173,6 @@ void SubgroupAggregator::emit() {
   Absorbing = Max ? widthMask(W) : 0;
   addCapabilities();
 
-  const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
   const uint32_t Uniform = uniformAddress();
   const uint32_t Merge = Uniform ? M.newId() : 0, Single = Uniform ? M.newId() : 0;
   if (Uniform) {
@@ -183,6 +182,9 @@ void SubgroupAggregator::emit() {
     stmt(Op::OpBranchConditional, {Uniform, Agg, Single});
     newBlock(Agg);
   }
+  // The key only where it is reduced: the per-invocation path does not
+  // pay for it.
+  const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
   const uint32_t Reduced =
       op(Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin, UT,
          {subgroup(), uint32_t(spv::GroupOperation::Reduce), Key});

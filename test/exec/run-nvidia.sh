@@ -25,6 +25,7 @@
 #       $OUT/exec-nvidia.log when $OUT is set, else build/exec-nvidia.log);
 #       FILE's name with -detail added holds every command and its output.
 #       Exit status: the suite's (0 all passed, 1 failures, 77 skipped).
+#       FATOMIC_RACE_FILTER=S runs only the race cases whose name holds S.
 #
 # With the project's device tool, for example:
 #   here:   test/exec/run-nvidia.sh bundle
@@ -109,7 +110,7 @@ do_run() {
   if [ -x "$bin/bin/fatomic-opt" ]; then
     echo "== race suite (test/exec/race_suite.py)" | tee -a "$log"
     PYTHONUNBUFFERED=1 "$py" "$ROOT/test/exec/race_suite.py" --build-dir "$bin" \
-      --rounds 4 2>&1 | tee -a "$log"
+      --rounds 4 --filter "${FATOMIC_RACE_FILTER:-}" 2>&1 | tee -a "$log"
     local rrc=${PIPESTATUS[0]}
     [ "$rc" -ne 0 ] || [ "$rrc" -eq 77 ] || rc=$rrc
   fi

@@ -186,6 +186,8 @@ const std::vector<FeatureDesc> &featureTable() {
       FEAT(Group::Other, V12, bufferDeviceAddress),
       FEAT(Group::Other, V12, vulkanMemoryModel),
       FEAT(Group::Other, V12, vulkanMemoryModelDeviceScope),
+      // 64-bit subgroup operations (aggregated f64 atomics).
+      FEAT(Group::Other, V12, shaderSubgroupExtendedTypes),
   };
   return Table;
 }

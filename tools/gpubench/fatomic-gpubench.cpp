@@ -279,7 +279,8 @@ std::vector<uint64_t> referenceMemory(const Plan &P, unsigned Width,
 /// of them that it supports.
 struct Features {
   bool Int64 = false, Float64 = false, BufferInt64Atomics = false,
-       MemoryModel = false, MemoryModelDeviceScope = false;
+       MemoryModel = false, MemoryModelDeviceScope = false,
+       SubgroupExtendedTypes = false;
 };
 
 class Gpu : public fatomic::vk::Context {
@@ -299,6 +300,7 @@ public:
     Supported.BufferInt64Atomics = V12.shaderBufferInt64Atomics;
     Supported.MemoryModel = V12.vulkanMemoryModel;
     Supported.MemoryModelDeviceScope = V12.vulkanMemoryModelDeviceScope;
+    Supported.SubgroupExtendedTypes = V12.shaderSubgroupExtendedTypes;
   }
 
   /// The device with every supported feature of Features enabled.
@@ -308,6 +310,8 @@ public:
     V12.shaderBufferInt64Atomics = Supported.BufferInt64Atomics;
     V12.vulkanMemoryModel = Supported.MemoryModel;
     V12.vulkanMemoryModelDeviceScope = Supported.MemoryModelDeviceScope;
+    // 64-bit subgroup operations: the aggregated f64 variants.
+    V12.shaderSubgroupExtendedTypes = Supported.SubgroupExtendedTypes;
     VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     F2.pNext = &V12;
     F2.features.shaderInt64 = Supported.Int64;

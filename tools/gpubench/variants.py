@@ -67,6 +67,14 @@ VARIANTS = {
                        what="dispatch after a plain-load early-out (racy)"),
     "cas": dict(kind="hand", memory="ieee", legal=False,
                 what="CAS loop after a plain-load early-out (racy)"),
+    # Not a comparator of the goals (report.py's HAND_LEGAL): the shape of
+    # fatomic-agg written by hand, without NaN handling, to compare the
+    # emitted code with.
+    "aggal": dict(kind="hand", memory="ieee", legal=True, diagnostic=True,
+                  what="hand-written subgroup aggregation: where subgroupAllEqual(a), "
+                       "subgroupMax of U(v), the elected invocation runs dispatcheoal, "
+                       "used results from subgroupBroadcastFirst and subgroupExclusiveMax "
+                       "(no NaN handling; diagnostic)"),
 }
 
 # Negative control, never part of the benchmark: an unsigned max on the raw
@@ -112,6 +120,37 @@ _CAS = """{U} cur = {LOAD};
     cur = prev;
   }}"""
 
+# aggal: one dispatcheoal per subgroup where its invocations share the
+# address; w is the operand that the acting invocation stores.
+_AGGREGATED = """bool agg = subgroupAllEqual(a);
+  {U} b0 = {F2U}(v);
+  {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
+  {F} w = v;
+  {U} below = {Z};
+  if (agg) {{
+    {U} m = subgroupMax(u);
+    below = subgroupExclusiveMax(u);
+    w = {U2F}(m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES}));
+  }}
+  {F} r = 0.0{L};
+  if (!agg || subgroupElect()) {{
+    {U} cur = {LOAD};
+    r = {U2F}(cur);
+    if (w > r) {{
+      {U} b = {F2U}(w);
+      {U} o;
+      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+      r = {U2F}(o);
+    }}
+  }}
+  if (agg) {{
+    {U} o = {F2U}(subgroupBroadcastFirst(r));
+    {U} ko = o ^ ((o >> {SH}) != {Z} ? {ONES} : {SIGN});
+    {U} k = max(ko, below);
+    r = {U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));
+  }}
+  return r;"""
+
 BODIES = {
     "fatomic": "return atomicMax(dst[a], v);",
     "encoded": """{U} b = {F2U}(v);
@@ -123,6 +162,7 @@ BODIES = {
     "dispatcheoal": _EARLY_OUT.replace("{LOAD}", _ATOMIC_LOAD) + _DISPATCH,
     "cas": _CAS.replace("{LOAD}", "dstu[a]"),
     "casal": _CAS.replace("{LOAD}", _ATOMIC_LOAD),
+    "aggal": _AGGREGATED.replace("{LOAD}", _ATOMIC_LOAD),
     "casalways": """{U} cur = dstu[a];
   while (true) {{
     {F} c = {U2F}(cur);
@@ -188,6 +228,11 @@ def glsl(variant, width, used):
         exts.append("GL_KHR_memory_scope_semantics")
     if width == 64 and kind == "hand":
         exts += ["GL_ARB_gpu_shader_int64", "GL_EXT_shader_atomic_int64"]
+    if "subgroup" in body:
+        exts += ["GL_KHR_shader_subgroup_vote", "GL_KHR_shader_subgroup_arithmetic",
+                 "GL_KHR_shader_subgroup_ballot"]
+        if width == 64:
+            exts.append("GL_EXT_shader_subgroup_extended_types_int64")
     if kind == "fatomic":
         exts.append("GL_EXT_shader_atomic_float2")
     views = ""
