@@ -20,7 +20,7 @@
 //   {"event":"start", "task":I}           task I begins
 //   {"event":"result", "task":I, "status":"ok"|"wrong"|"unsupported"|"error",
 //    "ms":[...], "warmup_ms":[...], "median_ms":M, "wrong_runs":R,
-//    "wrong_addrs":A, "message":"..."}
+//    "wrong_addrs":A, "settle_runs":S, "message":"..."}
 //   {"event":"timeout", "task":I, "run":R} a dispatch exceeded timeout_s;
 //                                         the tool exits 2 right after it
 // Progress goes to stderr.
@@ -100,6 +100,9 @@ struct Plan {
   uint32_t NumVals = 0;
   uint64_t Seed = 1;
   uint32_t Warmup = 1;
+  /// Before a task's runs, unchecked runs back to back for this long, so
+  /// that every task starts at the clocks of a busy GPU (0: none).
+  uint32_t SettleMs = 0;
   uint32_t Repeat = 5;
   uint32_t TimeoutS = 60;
   uint64_t TotalTasks = 0; ///< for progress lines (default: the plan's tasks)
@@ -124,6 +127,7 @@ Plan loadPlan(const std::string &Path) {
     P.NumVals = J.value("vals", P.Invocations);
     P.Seed = J.value("seed", uint64_t{1});
     P.Warmup = J.value("warmup", 1u);
+    P.SettleMs = J.value("settle_ms", 0u);
     P.Repeat = J.value("repeat", 5u);
     P.TimeoutS = J.value("timeout_s", 60u);
     for (const auto &[Name, V] : J.at("variants").items()) {
@@ -405,6 +409,7 @@ private:
   void prepareCell(const Task &T);
   void uploadValues(unsigned Width, uint64_t TaskId);
   void submitAndWait(VkCommandBuffer Cmd, uint64_t TaskId, int Run);
+  uint32_t settle(VkCommandBuffer Cmd, uint64_t TaskId);
   void progress(size_t Index, const json &R);
 
   Gpu &G;
@@ -525,6 +530,23 @@ void Bench::submitAndWait(VkCommandBuffer C, uint64_t TaskId, int Run) {
   }
   check(W, "vkWaitForFences");
   VK_CHECK(vkResetFences(G.Device, 1, &Fence));
+}
+
+// A GPU left idle (while the host compiles a pipeline or computes a cell's
+// reference) lowers its clocks, and a task of a few milliseconds is too
+// short to raise them: on an H200 the tasks of a cell that ran before its
+// first long task took up to 2x longer than the same code after it.  So
+// each task first runs its own command buffer, unchecked, until SettleMs
+// have passed; the task's checked runs follow at once.
+uint32_t Bench::settle(VkCommandBuffer C, uint64_t TaskId) {
+  using Clock = std::chrono::steady_clock;
+  const auto Start = Clock::now();
+  uint32_t Runs = 0;
+  while (Clock::now() - Start < std::chrono::milliseconds(P.SettleMs)) {
+    submitAndWait(C, TaskId, -1 - static_cast<int>(Runs));
+    ++Runs;
+  }
+  return Runs;
 }
 
 void Bench::uploadValues(unsigned Width, uint64_t TaskId) {
@@ -655,6 +677,7 @@ void Bench::runTask(size_t Index) {
   fatomic::vk::recordHostReadBarrier(Cmd);
   VK_CHECK(vkEndCommandBuffer(Cmd));
 
+  const uint32_t SettleRuns = settle(Cmd, T.Id);
   std::vector<double> Ms, WarmupMs;
   uint32_t WrongRuns = 0;
   uint64_t WrongAddrs = 0;
@@ -698,6 +721,7 @@ void Bench::runTask(size_t Index) {
   R["runs"] = Runs;
   R["wrong_runs"] = WrongRuns;
   R["wrong_addrs"] = WrongAddrs;
+  R["settle_runs"] = SettleRuns;
   if (!Ms.empty())
     R["median_ms"] = median(Ms);
   else

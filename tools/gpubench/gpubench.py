@@ -49,8 +49,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import variants as V  # noqa: E402
 
-FULL = dict(invocations=1 << 20, iters=64, repeat=5, warmup=1, timeout=30)
-QUICK = dict(invocations=1 << 14, iters=16, repeat=5, warmup=1, timeout=60)
+FULL = dict(invocations=1 << 20, iters=64, repeat=5, warmup=1, timeout=30, settle_ms=250)
+QUICK = dict(invocations=1 << 14, iters=16, repeat=5, warmup=1, timeout=60, settle_ms=0)
 ADDRS = (1, 1024, 1 << 20)
 VALUES = ("random", "rising")
 RESULTS = ("unused", "used")
@@ -253,7 +253,7 @@ def run_plan(args, bench, bundle, manifest, tasks, log):
     while pending:
         plan = dict(invocations=args.invocations, iters=args.iters, local_size=manifest["local_size"],
                     vals=args.invocations, seed=args.seed, warmup=args.warmup, repeat=args.repeat,
-                    timeout_s=args.timeout, total_tasks=len(tasks),
+                    settle_ms=args.settle_ms, timeout_s=args.timeout, total_tasks=len(tasks),
                     variants={n: dict(memory=variants[n]["memory"],
                                       spv={k: os.path.join(bundle, p) for k, p in variants[n]["spv"].items()})
                               for n in sorted({t["variant"] for t in pending})},
@@ -397,9 +397,10 @@ def run(args):
         header = ["== fatomic GPU benchmark: %s on %s" % (
                       datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                       socket.gethostname()),
-                  "== %d invocations x %d iterations = %d atomics per dispatch; %d warm-up + %d timed runs "
-                  "per task; timeout %d s per dispatch" % (args.invocations, args.iters, ops, args.warmup,
-                                                           args.repeat, args.timeout),
+                  "== %d invocations x %d iterations = %d atomics per dispatch; %d ms of settling, "
+                  "%d warm-up + %d timed runs per task; timeout %d s per dispatch" % (
+                      args.invocations, args.iters, ops, args.settle_ms, args.warmup,
+                      args.repeat, args.timeout),
                   "== %d tasks: widths %s, results %s, values %s, addrs %s, variants %s" % (
                       len(tasks), args.widths, args.results, args.values, args.addrs, " ".join(names)),
                   "== bundle %s (git %s)" % (bundle, manifest.get("git"))]
@@ -412,7 +413,7 @@ def run(args):
             r = results.get(t["id"], dict(status="error", message="no result"))
             row = dict(width=t["width"], used=t["used"], values=t["values"], addrs=t["addrs"],
                        variant=t["variant"], status=r.get("status"), median_ms=r.get("median_ms"),
-                       ms=r.get("ms", []), warmup_ms=r.get("warmup_ms", []),
+                       ms=r.get("ms", []), warmup_ms=r.get("warmup_ms", []), settle_runs=r.get("settle_runs"),
                        wrong_runs=r.get("wrong_runs"), wrong_addrs=r.get("wrong_addrs"),
                        message=r.get("message", ""))
             rows.append(row)
@@ -425,7 +426,8 @@ def run(args):
                     device_type=device.get("type") if device else None,
                     driver=device.get("driver") if device else None,
                     invocations=args.invocations, iters=args.iters, atomics_per_dispatch=ops,
-                    warmup=args.warmup, repeat=args.repeat, timeout_s=args.timeout, seed=args.seed,
+                    warmup=args.warmup, settle_ms=args.settle_ms, repeat=args.repeat,
+                    timeout_s=args.timeout, seed=args.seed,
                     local_size=manifest["local_size"], quick=bool(args.quick), elapsed_s=round(elapsed, 1),
                     git=manifest.get("git"), tools=manifest.get("tools"),
                     initial_memory="-inf", op="max",
@@ -513,6 +515,10 @@ def build_parser():
     r.add_argument("--iters", type=int, help="atomics per invocation (default 64)")
     r.add_argument("--repeat", type=int, help="timed runs per task (default 5); the median counts")
     r.add_argument("--warmup", type=int, help="untimed runs before them (default 1)")
+    r.add_argument("--settle-ms", type=int,
+                   help="before each task, its dispatch run unchecked back to back for this "
+                        "many ms, so that every task starts at the clocks of a busy GPU "
+                        "(default 250; --quick: 0)")
     r.add_argument("--timeout", type=int, help="seconds one dispatch may take (default 30)")
     r.add_argument("--seed", type=int, default=1, help="seed of the values (default 1)")
     r.add_argument("--device", type=int, help="Vulkan device index (default: first discrete GPU)")

@@ -199,7 +199,10 @@ def markdown(meta, cells, plot_name, notes):
     L.append("| dispatch | %d invocations × %d atomics = %d float atomic max per dispatch, "
              "workgroups of %d |" % (meta["invocations"], meta["iters"], ops, meta["local_size"]))
     L.append("| timing | GPU timestamps around the dispatch; median of %d timed runs after %d "
-             "warm-up run(s) |" % (meta["repeat"], meta["warmup"]))
+             "warm-up run(s)%s |" % (meta["repeat"], meta["warmup"],
+                                     ", each task first run unchecked for %d ms so that it starts "
+                                     "at the clocks of a busy GPU" % meta["settle_ms"]
+                                     if meta.get("settle_ms") else ""))
     L.append("| check | the final memory of every run (warm-up included) equals fatomic's "
              "reference model bit for bit, or the cell's time is not used |")
     L.append("")
