@@ -153,6 +153,31 @@ uint32_t SubgroupAggregator::scannedResult(uint32_t Old, uint32_t Key) {
   return op(Op::OpBitcast, FloatType, {op(Op::OpSelect, UT, {Take, unordered(Below), OldBits})});
 }
 
+// Where the reduction could not change memory (its key not above Old's, for
+// max), no invocation's operand could either: each one's result is Old, and
+// the scan is skipped.  Not under `number` with a NaN in memory, which the
+// first number replaces.  Old and the reduction are the same in every
+// invocation, so the branch does not diverge.  Where the atomic's early-out
+// decides most operations (a value that has settled), this saves the scan.
+uint32_t SubgroupAggregator::usedResult(uint32_t Old, uint32_t Reduced, uint32_t Key) {
+  const bool Max = S.Op == FloatOp::Max;
+  const uint32_t OldBits = op(Op::OpBitcast, UT, {Old});
+  uint32_t Unchanged =
+      op(Max ? Op::OpULessThanEqual : Op::OpUGreaterThanEqual, BT, {Reduced, ordered(OldBits)});
+  if (Policy == NanPolicy::Number)
+    Unchanged = op(Op::OpLogicalAnd, BT,
+                   {Unchanged, op(Op::OpLogicalNot, BT, {isNaN(OldBits)})});
+  const uint32_t Header = curLabel(), Scan = M.newId(), Merge = M.newId();
+  stmt(Op::OpSelectionMerge, {Merge, 0});
+  stmt(Op::OpBranchConditional, {Unchanged, Merge, Scan});
+  newBlock(Scan);
+  const uint32_t Scanned = scannedResult(Old, Key);
+  const uint32_t ScanEnd = curLabel();
+  stmt(Op::OpBranch, {Merge});
+  newBlock(Merge);
+  return op(Op::OpPhi, FloatType, {Old, Header, Scanned, ScanEnd});
+}
+
 void SubgroupAggregator::addCapabilities() {
   M.addCapability(spv::Capability::GroupNonUniform);
   M.addCapability(spv::Capability::GroupNonUniformArithmetic);
@@ -201,8 +226,8 @@ void SubgroupAggregator::emit() {
   uint32_t Result = Undef;
   if (!S.ResultUnused) {
     const uint32_t Mine = op(Op::OpPhi, FloatType, {Old, ElectedEnd, Undef, Header});
-    Result = scannedResult(
-        op(Op::OpGroupNonUniformBroadcastFirst, FloatType, {subgroup(), Mine}), Key);
+    Result = usedResult(
+        op(Op::OpGroupNonUniformBroadcastFirst, FloatType, {subgroup(), Mine}), Reduced, Key);
   }
   if (!Uniform) {
     cur().push_back(M.create(Op::OpCopyObject, FloatType, X.ResultId, {Result}));

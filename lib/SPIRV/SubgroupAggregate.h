@@ -16,7 +16,8 @@
 //     atomic (AtomicEmitter) on U^-1(r)
 //     used result: old = OpGroupNonUniformBroadcastFirst of its result,
 //     and each invocation's value is the policy's fold of old with the
-//     exclusive scan of the keys below it
+//     exclusive scan of the keys below it (old itself, with no scan, where
+//     r could not change memory)
 //   else: the per-invocation lowered atomic.
 //
 // Linearizable: the subgroup's operations take effect, in invocation order,
@@ -75,6 +76,9 @@ private:
   uint32_t lowered(uint32_t Value);
   /// Each invocation's result: the fold of \p Old with the keys below it.
   uint32_t scannedResult(uint32_t Old, uint32_t Key);
+  /// Each invocation's result: Old where the reduction \p Reduced could not
+  /// change memory, else scannedResult.
+  uint32_t usedResult(uint32_t Old, uint32_t Reduced, uint32_t Key);
   void addCapabilities();
 
   const std::set<unsigned> &FlushWidths;
