@@ -186,6 +186,20 @@ public:
   Op opOf(uint32_t Id) const { InstRef D = def(Id); return D == NoInst ? Op::OpNop : Insts[D].Opcode; }
   void setDef(uint32_t Id, InstRef R) { DefOf[Id] = R; }
   static constexpr InstRef NoInst = ~InstRef{0};
+  /// Whether \p Id is a scalar constant or spec constant (an id every
+  /// function may use and every invocation sees the same), as opposed to a
+  /// value computed in a function.
+  bool isConstant(uint32_t Id) const {
+    switch (opOf(Id)) {
+    case Op::OpConstant:
+    case Op::OpConstantNull:
+    case Op::OpSpecConstant:
+    case Op::OpSpecConstantOp:
+      return true;
+    default:
+      return false;
+    }
+  }
 
   /// Use lists, built from scratch (invalidated by any edit).
   void buildUses();

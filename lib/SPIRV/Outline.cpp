@@ -14,24 +14,6 @@ namespace fatomic::spirv {
 
 using spv::StorageClass;
 
-namespace {
-
-/// Whether \p Id is a constant or spec constant (an id any function may
-/// use), as opposed to a value computed in a function.
-bool isConstantId(const Module &M, uint32_t Id) {
-  switch (M.opOf(Id)) {
-  case Op::OpConstant:
-  case Op::OpConstantNull:
-  case Op::OpSpecConstant:
-  case Op::OpSpecConstantOp:
-    return true;
-  default:
-    return false;
-  }
-}
-
-} // namespace
-
 void Outline::describeCall(const Site &S, bool RunTime[2]) {
   const Inst &A = M.inst(S.Atomic);
   const uint32_t Ptr = M.operand(S.Atomic, 0), Value = M.operand(S.Atomic, 3);
@@ -74,7 +56,7 @@ void Outline::describeCall(const Site &S, bool RunTime[2]) {
   for (uint32_t K = 0; K < 2; ++K) {
     const uint32_t Id = M.operand(S.Atomic, 1 + K);
     RunTime[K] = false;
-    if (isConstantId(M, Id))
+    if (M.isConstant(Id))
       continue;
     RunTime[K] = true;
     Key[3 + K] = 0;

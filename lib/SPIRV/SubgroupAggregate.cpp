@@ -37,7 +37,7 @@ bool SubgroupAggregator::targetAllows() const {
   bool WideIndex = false;
   for (uint32_t Idx : X.Indices) {
     const InstRef D = M.def(Idx);
-    if (!isConstantIndex(Idx) && (D == Module::NoInst || M.scalarWidth(M.inst(D).TypeId) != 32))
+    if (!M.isConstant(Idx) && (D == Module::NoInst || M.scalarWidth(M.inst(D).TypeId) != 32))
       WideIndex = true;
   }
   return C.Target.Subgroups.allows(S.Width, !S.ResultUnused, WideIndex);
@@ -97,24 +97,12 @@ uint32_t SubgroupAggregator::key(uint32_t Bits) {
             {isNaN(Bits), constant(Policy == NanPolicy::Number ? Identity : Absorbing), U});
 }
 
-bool SubgroupAggregator::isConstantIndex(uint32_t Idx) const {
-  switch (M.opOf(Idx)) {
-  case Op::OpConstant:
-  case Op::OpConstantNull:
-  case Op::OpSpecConstant:
-  case Op::OpSpecConstantOp:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // True where every non-constant index is the same in every active
 // invocation; 0 where every index is a constant (one address for all).
 uint32_t SubgroupAggregator::uniformAddress() {
   uint32_t All = 0;
   for (uint32_t Idx : X.Indices) {
-    if (isConstantIndex(Idx))
+    if (M.isConstant(Idx))
       continue;
     const uint32_t Equal = op(Op::OpGroupNonUniformAllEqual, BT, {subgroup(), Idx});
     All = All ? op(Op::OpLogicalAnd, BT, {All, Equal}) : Equal;

@@ -67,7 +67,6 @@ private:
   bool siteAllows() const;
   /// Whether the target has the subgroup operations this site needs.
   bool targetAllows() const;
-  bool isConstantIndex(uint32_t Idx) const;
   uint32_t unordered(uint32_t Key);
   uint32_t key(uint32_t Bits);
   uint32_t uniformAddress();
