@@ -28,49 +28,10 @@ import collections
 import re
 import struct
 
-LOCAL = 64
+from race_model import (F1, F2, F5, F100, F200, F20000, LOCAL, NEG0, NEG1, NEG_QNAN,
+                        POS_QNAN, canon, minmax, same)
+
 SLOTS = 64  # per address: one slot per subgroup lane (a subgroup has <= 64 here)
-
-F100, F5, F1, F20000, F200 = 0x42C80000, 0x40A00000, 0x3F800000, 0x469C4000, 0x43480000
-F2 = 0x40000000
-NEG0, NEG1 = 0x80000000, 0xBF800000
-NEG_QNAN, POS_QNAN = 0xFFC00000, 0x7FC00000
-
-
-def is_nan(b):
-    return (b & 0x7FFFFFFF) > 0x7F800000
-
-
-def key(b):
-    """Total order of floats as integers (-0 < +0; NaNs by their bits, the
-    order of the fast policy)."""
-    return b ^ 0xFFFFFFFF if b & 0x80000000 else b | 0x80000000
-
-
-def apply(kind, policy, mem, v):
-    """Memory after a float atomic min/max under `policy` (number, propagate
-    or fast); under propagate any NaN result is POS_QNAN (NaN-ness is
-    compared, the pattern is the lowering's choice)."""
-    if policy == "number":
-        if is_nan(v):
-            return mem
-        if is_nan(mem):
-            return v
-    elif policy == "propagate":
-        if is_nan(mem) or is_nan(v):
-            return POS_QNAN
-    lt = key(v) < key(mem)
-    return v if (lt if kind == "min" else not lt and v != mem) else mem
-
-
-def same(policy, a, b):
-    if policy == "propagate" and is_nan(a) and is_nan(b):
-        return True
-    return a == b
-
-
-def canon(policy, m):
-    return POS_QNAN if policy == "propagate" and is_nan(m) else m
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +196,7 @@ class Oracle:
             return canon(self.pol, c["rv"])
         if rk == "cas":
             return canon(self.pol, c["rv"]) if mem == c["init"] else mem
-        return apply(rk, self.pol, mem, c["rv"])
+        return minmax(rk, self.pol, mem, c["rv"])
 
     def positions(self, obs):
         """Where the racer can stand (how many lowered operations before it)
@@ -256,7 +217,7 @@ class Oracle:
             for i, (v, r) in enumerate(classes):
                 if counts[i] < limit[i] and (r is None or same(self.pol, mem, r)):
                     nc = counts[:i] + (counts[i] + 1,) + counts[i + 1:]
-                    yield False, (done, nc, canon(self.pol, apply(kind, self.pol, mem, v)))
+                    yield False, (done, nc, canon(self.pol, minmax(kind, self.pol, mem, v)))
             if not done:
                 m = self.racer_step(mem, obs.racer_ret)
                 if m is not None:

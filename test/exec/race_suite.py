@@ -48,43 +48,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import race_agg  # noqa: E402
 
 SKIP = 77
-LOCAL = 64
-
-F100, F5, F1, F20000, F200 = 0x42C80000, 0x40A00000, 0x3F800000, 0x469C4000, 0x43480000
-NEG_QNAN, POS_QNAN = 0xFFC00000, 0x7FC00000
-
-
-def is_nan(b):
-    return (b & 0x7FFFFFFF) > 0x7F800000
-
-
-def key(b):
-    """Total order of non-NaN floats as integers (-0 < +0)."""
-    return b ^ 0xFFFFFFFF if b & 0x80000000 else b | 0x80000000
-
-
-def minmax(kind, policy, mem, v):
-    """Final memory of a float atomic min/max under `policy` ('number',
-    'propagate' or 'fast'); under propagate any NaN result is returned as POS_QNAN (the
-    check compares NaN-ness only, the pattern is the lowering's choice)."""
-    if policy == "fast":
-        pass  # NaNs ordered as integers, by key()
-    elif policy == "number":
-        if is_nan(v):
-            return mem
-        if is_nan(mem):
-            return v
-    else:
-        if is_nan(mem) or is_nan(v):
-            return POS_QNAN
-    lt = key(v) < key(mem)
-    return v if (lt if kind == "min" else not lt and v != mem) else mem
-
-
-def same(policy, a, b):
-    if policy == "propagate" and is_nan(a) and is_nan(b):
-        return True
-    return a == b
+from race_model import (F1, F5, F100, F200, F20000, LOCAL, NEG_QNAN, POS_QNAN,  # noqa: E402
+                        minmax, same)
 
 
 # Each case: the lowered atomic (kind, operand), the racing writer, the
