@@ -45,7 +45,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "utils"))
 import race_agg  # noqa: E402
+import validate_spv  # noqa: E402
 
 SKIP = 77
 from race_model import (F1, F5, F100, F200, F20000, LOCAL, NEG_QNAN, POS_QNAN,  # noqa: E402
@@ -155,12 +157,14 @@ def build_agg(name, case, args, tools, d):
     steps = [[tools["glslang"], "-V", "--target-env", "vulkan1.2", comp, "-o", spv],
              [tools["opt"], "--target-env=vulkan1.2",
               f"--lower-float-atomic-minmax=nan={case['policy']},aggregate={args.aggregate}",
-              spv, "-o", low],
-             [tools["val"], "--target-env", "vulkan1.2", low]]
+              spv, "-o", low]]
     for cmd in steps:
         rc, so, se = run(cmd)
         if rc:
             raise RuntimeError(f"{os.path.basename(cmd[0])} failed (exit {rc}):\n{so}{se}")
+    err = validate_spv.check("vulkan1.2", low)
+    if err:
+        raise RuntimeError(err)
     rc, dis, se = run([tools["dis"], low])
     if rc:
         raise RuntimeError(f"spirv-dis failed:\n{se}")
@@ -243,6 +247,10 @@ def run_case(name, case, args, tools, work):
     rc, so, se = run([tools["opt"], f"--lower-float-atomic-minmax={opts}", spv, "-o", low])
     if rc:
         return f"fatomic-opt failed:\n{so}{se}"
+    # spirv-val for vulkan1.2 and no OpBitcast of a Logical pointer.
+    err = validate_spv.check("vulkan1.2", low)
+    if err:
+        return err
     n = args.addresses
     rkind, rv = case["racer"]
     with open(os.path.join(d, "init.bin"), "wb") as f:
@@ -310,6 +318,9 @@ def main():
         if not p or not os.access(p, os.X_OK):
             print(f"race_suite: {t} not found; skipped")
             return SKIP
+    # validate_spv runs the same spirv-val and spirv-dis.
+    os.environ.setdefault("SPIRV_VAL", tools["val"])
+    os.environ.setdefault("SPIRV_DIS", tools["dis"])
     rc, so, se = run([tools["vkrun"], "--list-devices"])
     if rc:
         print(f"race_suite: no Vulkan device; skipped\n{so}{se}")
