@@ -186,7 +186,8 @@ const std::vector<FeatureDesc> &featureTable() {
       FEAT(Group::Other, V12, bufferDeviceAddress),
       FEAT(Group::Other, V12, vulkanMemoryModel),
       FEAT(Group::Other, V12, vulkanMemoryModelDeviceScope),
-      // 64-bit subgroup operations (aggregated f64 atomics).
+      // 64-bit subgroup operations (aggregated f64 atomics); enabled where
+      // the module uses group operations (createDevice).
       FEAT(Group::Other, V12, shaderSubgroupExtendedTypes),
   };
   return Table;
@@ -577,6 +578,9 @@ public:
   FeatureChain Supported;
   FeatureChain Enabled;
   bool FloatAtomicsEnabled = false;
+  /// The device's subgroup stages and operations (Vulkan 1.1).
+  VkPhysicalDeviceSubgroupProperties Subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
 
   /// The float-atomic extensions and the features the device supports.
   void queryFeatures() {
@@ -591,6 +595,8 @@ public:
     HasF2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     Supported.link(HasF1, HasF2);
     vkGetPhysicalDeviceFeatures2(Phys, &Supported.Base);
+    VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Subgroup};
+    vkGetPhysicalDeviceProperties2(Phys, &P2);
   }
 
   void printFeatures(bool NoFloatAtomics) {
@@ -621,13 +627,24 @@ public:
       std::printf("timestamps: not supported on the compute queue\n");
     std::printf("maxComputeSharedMemorySize = %u\n",
                 Props.limits.maxComputeSharedMemorySize);
+    // What subgroup aggregation needs (a Vulkan layer's aggregate=auto).
+    std::printf("subgroup operations in compute shaders:\n");
+    const bool Compute = Subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT;
+    const std::pair<const char *, VkSubgroupFeatureFlagBits> Ops[] = {
+        {"subgroupBasic", VK_SUBGROUP_FEATURE_BASIC_BIT},
+        {"subgroupVote", VK_SUBGROUP_FEATURE_VOTE_BIT},
+        {"subgroupArithmetic", VK_SUBGROUP_FEATURE_ARITHMETIC_BIT},
+        {"subgroupBallot", VK_SUBGROUP_FEATURE_BALLOT_BIT}};
+    for (const auto &[Name, Bit] : Ops)
+      std::printf("  %s = %u\n", Name,
+                  Compute && (Subgroup.supportedOperations & Bit) ? 1u : 0u);
   }
 
   /// Decides the enabled features for a module needing \p Needs (plus
   /// \p ExtraNeeds), creates the device, and returns the features the module
   /// needs but does not get (empty: all good).
   std::vector<Need> createDevice(const std::vector<Need> &Needs,
-                                 bool NoFloatAtomics) {
+                                 bool NoFloatAtomics, bool GroupOps) {
     Enabled.link(HasF1 && !NoFloatAtomics, HasF2 && !NoFloatAtomics);
     FloatAtomicsEnabled = !NoFloatAtomics && (HasF1 || HasF2);
     if (FloatAtomicsEnabled)
@@ -645,6 +662,11 @@ public:
       }
       D->Field(Enabled) = VK_TRUE;
     }
+    // A module with group operations may use them on 64-bit operands (an
+    // aggregated f64 atomic): as an application would, enable
+    // shaderSubgroupExtendedTypes for it where the device has it.
+    if (GroupOps)
+      Enabled.V12.shaderSubgroupExtendedTypes = Supported.V12.shaderSubgroupExtendedTypes;
     // An atomic on a 64-bit integer also needs the shaderInt64 type feature.
     if (Enabled.V12.shaderBufferInt64Atomics ||
         Enabled.V12.shaderSharedInt64Atomics)
@@ -794,7 +816,9 @@ int runJob(Context &C, const Options &O) {
                    [](const Need &N) { return N.Feature == "bufferDeviceAddress"; }))
     Needs.push_back({"bufferDeviceAddress", "job uses address_of"});
 
-  std::vector<Need> Missing = C.createDevice(Needs, O.NoFloatAtomics);
+  const bool GroupOps =
+      Info.Capabilities.count(static_cast<uint32_t>(spv::Capability::GroupNonUniform)) != 0;
+  std::vector<Need> Missing = C.createDevice(Needs, O.NoFloatAtomics, GroupOps);
   if (!O.Quiet)
     std::printf("device: %s\n", C.deviceLine().c_str());
   if (!Missing.empty()) {
