@@ -501,13 +501,36 @@ def lower(env, spv, config, images=False):
     return once(env, ("lower", spv, config), go)
 
 
+def is_aggregated(spv):
+    """Whether the module (after static_checks, which leaves its .spvasm)
+    holds a subgroup reduction of keys: an aggregated atomic."""
+    with open(spv[:-4] + ".spvasm") as f:
+        dis = f.read()
+    return bool(re.search(r"OpGroupNonUniformU(Min|Max) .*\bReduce\b", dis))
+
+
 def aggregated_check(spv):
     """An aggregated case whose module holds no subgroup reduction tests
     nothing of the aggregation: a failure."""
-    with open(spv[:-4] + ".spvasm") as f:
-        dis = f.read()
-    if not re.search(r"OpGroupNonUniformU(Min|Max) .*\bReduce\b", dis):
+    if not is_aggregated(spv):
         raise CaseFailure(f"aggregate=subgroup left {spv} unaggregated (no OpGroupNonUniformUMin/UMax Reduce)")
+
+
+def layer_aggregates(env, c):
+    """Whether the layer (aggregate=auto unless --layer-options says off)
+    aggregates case c: a Relaxed f32 atomic on a buffer variable or Workgroup
+    memory (not through a buffer reference) on a device whose compute shaders
+    have the subgroup operations it needs (fatomic-vkrun --features).  Not
+    f64: that needs shaderSubgroupExtendedTypes, which the application
+    (fatomic-vkrun) enables only for modules with group operations, and the
+    original module has none."""
+    m = re.search(r"(?:^|[,;])aggregate=(\w+)", env.layer_options)
+    if m and m.group(1) == "off":
+        return False
+    ops = ("subgroupBasic", "subgroupVote", "subgroupArithmetic") + (
+        ("subgroupBallot",) if c.used else ())
+    return (c.w == 32 and c.mem in ("ssbo", "shared") and c.sem in ("def", "relaxed")
+            and all(env.features.get(o) for o in ops))
 
 
 def static_checks(env, spv):
@@ -718,6 +741,11 @@ def run_layer_case(env, c, d, cmd, spv, parts):
         raise CaseFailure(f"the layer handed the driver the module unlowered ({got})")
     shutil.copy(got, got[:-4] + ".lowered.spv")
     static_checks(env, got[:-4] + ".lowered.spv")
+    want = layer_aggregates(env, c)
+    if is_aggregated(got[:-4] + ".lowered.spv") != want:
+        raise CaseFailure(f"the layer {'did not aggregate' if want else 'aggregated'} "
+                          f"({got[:-4]}.lowered.spv); docs/layer.md says it "
+                          f"{'does' if want else 'does not'} here")
     return check_final(env, c, d, parts, env.layer_policy,
                        "lowered by the layer" + (" (FORCE)" if force else ""))
 
