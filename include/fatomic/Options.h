@@ -94,7 +94,7 @@ struct LoweringOptions {
   bool OutlineGiven = false;
   /// writers=: where the cheaper, proof-dependent forms may be used.
   WriterScope Writers = WriterScope::Module;
-  /// aggregate=: combine a subgroup's operands first (SPIR-V pass only).
+  /// aggregate=: combine a subgroup's (NVPTX: warp's) operands first.
   Aggregation Aggregate = Aggregation::Auto;
 
   /// Whether aggregate= lets an atomic whose needs are \p Allows (the

@@ -45,6 +45,8 @@
 
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
 
+#include "WarpAggregate.h"
+
 #include "fatomic/LoweringModel.h"
 #include "fatomic/OrderMap.h"
 
@@ -1294,21 +1296,68 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
   }
 }
 
+/// Aggregates over the warp the float atomics of \p F that may be
+/// (WarpAggregate.h), before the lowering collects them.  The elected lane's
+/// atomic of an atomic proven exclusive is added to \p ExclusiveCopies.
+/// Returns whether \p F changed.  aggregate=subgroup on a module that is not
+/// NVPTX is an error, reported once per function that has float atomics.
+bool aggregateWarpAtomics(
+    Function &F, const LoweringOptions &Options,
+    function_ref<bool(const AtomicRMWInst &)> IsExclusive,
+    SmallPtrSetImpl<const AtomicRMWInst *> &ExclusiveCopies) {
+  const bool Aggregates = targetAggregates(F, Options.Aggregate);
+  const bool Refused = Options.Aggregate == Aggregation::Subgroup &&
+                       !F.getParent()->getTargetTriple().isNVPTX();
+  if (!Aggregates && !Refused)
+    return false;
+  SmallVector<std::pair<AtomicRMWInst *, FloatAtomic>, 4> Aggregable;
+  for (Instruction &I : instructions(F))
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      if (std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW)) {
+        if (Refused) {
+          F.getContext().diagnose(DiagnosticInfoUnsupported(
+              F, "lower-float-atomic-minmax: aggregate=subgroup needs an "
+                 "NVPTX target (module triple '" +
+                     F.getParent()->getTargetTriple().str() + "')",
+              RMW->getDebugLoc()));
+          return false;
+        }
+        if (isWarpAggregable(*RMW))
+          Aggregable.emplace_back(RMW, *A);
+      }
+  for (auto [RMW, A] : Aggregable) {
+    AtomicRMWInst &Elected = aggregateOverWarp(
+        *RMW, A.Op, Options.policyFor(A.DefaultPolicy));
+    if (IsExclusive(*RMW))
+      ExclusiveCopies.insert(&Elected);
+  }
+  return !Aggregable.empty();
+}
+
 /// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
 /// where it is given and the atomic can be outlined, otherwise in place
-/// (collectAtomics says which, and reports what cannot be lowered).
-/// Returns whether \p F changed.
+/// (collectAtomics says which, and reports what cannot be lowered).  With
+/// \p AggregateWarps, aggregateWarpAtomics goes first.  Returns whether \p F
+/// changed.
 bool lowerFunction(Function &F, const LoweringOptions &Options,
                    Outliner *Outline,
                    SmallSetVector<Function *, 2> &DxilCallees,
-                   function_ref<bool(const AtomicRMWInst &)> IsExclusive) {
+                   function_ref<bool(const AtomicRMWInst &)> IsExclusive,
+                   bool AggregateWarps) {
+  SmallPtrSet<const AtomicRMWInst *, 4> ExclusiveCopies;
+  const bool Aggregated =
+      AggregateWarps &&
+      aggregateWarpAtomics(F, Options, IsExclusive, ExclusiveCopies);
+  auto IsExclusiveOrCopy = [&](const AtomicRMWInst &RMW) {
+    return ExclusiveCopies.contains(&RMW) || IsExclusive(RMW);
+  };
   SmallVector<FloatAtomic, 8> Atomics, ToOutline;
-  collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
-                 Atomics, ToOutline);
+  collectAtomics(F, Options, Outline != nullptr, DxilCallees,
+                 IsExclusiveOrCopy, Atomics, ToOutline);
   for (const FloatAtomic &A : ToOutline)
     Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
   if (Atomics.empty())
-    return !ToOutline.empty();
+    return Aggregated || !ToOutline.empty();
 
   MDNode *Unlikely = nullptr;
   SmallVector<LaneConstants, 2> Constants; // by FP type
@@ -1375,7 +1424,8 @@ Function *Outliner::makeHelper(AtomicRMWInst &RMW, bool Exclusive) {
   // The helper's one atomic, written out in place.
   SmallSetVector<Function *, 2> NoDxil;
   lowerFunction(*Helper, Options, /*Outline=*/nullptr, NoDxil,
-                [Exclusive](const AtomicRMWInst &) { return Exclusive; });
+                [Exclusive](const AtomicRMWInst &) { return Exclusive; },
+                /*AggregateWarps=*/false);
   return Helper;
 }
 
@@ -1416,7 +1466,7 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Module &M,
   bool Changed = false;
   for (Function *F : Functions)
     Changed |= lowerFunction(*F, Options, Outline ? &*Outline : nullptr,
-                             DxilCallees, IsExclusive);
+                             DxilCallees, IsExclusive, /*AggregateWarps=*/true);
   if (!Changed)
     return PreservedAnalyses::all();
   eraseUnusedDxilCallees(
@@ -1432,7 +1482,8 @@ PreservedAnalyses LowerFloatAtomicMinMaxPass::run(Function &F,
   // memory: every atomic gets the form that is exact against any writer.
   SmallSetVector<Function *, 2> DxilCallees;
   if (!lowerFunction(F, Options, /*Outline=*/nullptr, DxilCallees,
-                     [](const AtomicRMWInst &) { return false; }))
+                     [](const AtomicRMWInst &) { return false; },
+                     /*AggregateWarps=*/true))
     return PreservedAnalyses::all();
   eraseUnusedDxilCallees(DxilCallees.getArrayRef(), AM);
   return PreservedAnalyses::none();
@@ -1463,9 +1514,8 @@ Expected<LoweringOptions> parseLLVMPassOptions(StringRef Params) {
     return Fail("option 'native' applies to the SPIR-V pass only");
   if (Options->RetypeImages)
     return Fail("option 'images' applies to the SPIR-V pass only");
-  // auto (the default) and off aggregate nothing here.
-  if (Options->Aggregate == Aggregation::Subgroup)
-    return Fail("option 'aggregate=subgroup' applies to the SPIR-V pass only");
+  // aggregate= applies to NVPTX (WarpAggregate.h); subgroup on another
+  // target is reported when a module is run.
   return std::move(*Options);
 }
 

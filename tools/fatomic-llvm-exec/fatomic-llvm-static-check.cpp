@@ -4,7 +4,8 @@
 // PassBuilder, runs `lower-float-atomic-minmax<nan=fast>` on a small module,
 // as the module pass and as the function pass, and checks that no float
 // min/max atomic is left, the helper functions, and that the module
-// verifies.
+// verifies; then the same on an NVPTX module for sm_90, where the atomics
+// are aggregated over the warp (redux.sync) as well.
 // Exit status 0 on success.
 //
 //===----------------------------------------------------------------------===//
@@ -36,13 +37,36 @@ define double @g(ptr %p, double %v) {
 }
 )";
 
-/// Runs \p Pipeline on a fresh copy of Source and checks that no float
+static const char *const NvptxSource = R"(
+target triple = "nvptx64-nvidia-cuda"
+define float @f(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
+  %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic, align 4
+  ret float %r
+}
+define void @g(ptr %p, double %v) "target-cpu"="sm_90" {
+  %r = atomicrmw fminimum ptr %p, double %v syncscope("block") monotonic, align 8
+  ret void
+}
+)";
+
+/// The calls of \p M to intrinsics whose name starts with \p Prefix.
+static unsigned countCalls(Module &M, StringRef Prefix) {
+  unsigned N = 0;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with(Prefix))
+      N += F.getNumUses();
+  return N;
+}
+
+/// Runs \p Pipeline on a fresh copy of \p Text and checks that no float
 /// min/max atomic is left, that integer atomics are, that the module
-/// verifies and that it has \p Helpers helper functions.
-static bool check(const char *Pipeline, unsigned Helpers) {
+/// verifies, that it has \p Helpers helper functions and \p Reductions
+/// calls of llvm.nvvm.redux.sync.
+static bool check(const char *Text, const char *Pipeline, unsigned Helpers,
+                  unsigned Reductions) {
   LLVMContext Ctx;
   SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(Source, Diag, Ctx);
+  std::unique_ptr<Module> M = parseAssemblyString(Text, Diag, Ctx);
   if (!M) {
     Diag.print("fatomic-llvm-static-check", errs());
     return false;
@@ -75,12 +99,14 @@ static bool check(const char *Pipeline, unsigned Helpers) {
     Atomics.add(F);
   }
   const unsigned Left = Atomics.Float, IntegerAtomics = Atomics.Integer;
+  const unsigned Reduced = countCalls(*M, "llvm.nvvm.redux.sync");
   if (verifyModule(*M, &errs()) || Left || !IntegerAtomics ||
-      Made != Helpers) {
+      Made != Helpers || Reduced != Reductions) {
     errs() << "fatomic-llvm-static-check: " << Pipeline << ": " << Left
            << " float atomics left, " << IntegerAtomics
            << " integer atomics, " << Made << " helper functions (expected "
-           << Helpers << ")\n";
+           << Helpers << "), " << Reduced << " redux.sync (expected "
+           << Reductions << ")\n";
     return false;
   }
   outs() << "fatomic-llvm-static-check: " << Pipeline << ": ok, "
@@ -92,7 +118,11 @@ static bool check(const char *Pipeline, unsigned Helpers) {
 int main() {
   // The module pass (one helper per kind of atomic, two here) and the
   // function form (in place).
-  bool Ok = check("lower-float-atomic-minmax<nan=fast>", 2);
-  Ok &= check("function(lower-float-atomic-minmax<nan=fast>)", 0);
+  bool Ok = check(Source, "lower-float-atomic-minmax<nan=fast>", 2, 0);
+  Ok &= check(Source, "function(lower-float-atomic-minmax<nan=fast>)", 0, 0);
+  // Warp aggregation: one reduction for f32, two for f64; the elected
+  // lane's and the per-lane atomic share a helper.
+  Ok &= check(NvptxSource, "lower-float-atomic-minmax", 2, 3);
+  Ok &= check(NvptxSource, "function(lower-float-atomic-minmax<nan=fast>)", 0, 3);
   return Ok ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 //
 // Writes the special-value correctness cases of the NVPTX benchmark
 // (tools/nvptx/nvptx-bench.py) as JSON: for binary32 and binary64, float min
-// and max under the `number` policy (the default of atomicrmw fmin/fmax), the
+// and max under the `number` policy (the default of atomicrmw fmin/fmax) and
+// the `propagate` policy (that of atomicrmw fminimum/fmaximum), the
 // initial memory of every address, the operand and address of every GPU
 // thread, and what fatomic's reference model (Reference.h) says must come
 // out:
@@ -47,15 +48,16 @@ constexpr unsigned Repeats = 8; ///< contended addresses per initial value
 struct Case {
   unsigned Width;
   FloatOp Op;
+  NanPolicy Policy;
   std::vector<uint64_t> Init;     ///< per address
   std::vector<uint64_t> Operand;  ///< per thread
   std::vector<uint32_t> Address;  ///< per thread
 };
 
-Case makeCase(unsigned W, FloatOp Op) {
+Case makeCase(unsigned W, FloatOp Op, NanPolicy Policy) {
   const std::vector<uint64_t> Grid = specialValues(W);
   const size_t G = Grid.size();
-  Case C{W, Op, {}, {}, {}};
+  Case C{W, Op, Policy, {}, {}, {}};
   for (size_t A = 0; A < G; ++A)
     for (size_t B = 0; B < G; ++B) {
       C.Address.push_back(uint32_t(C.Init.size()));
@@ -82,7 +84,7 @@ void writeArray(FILE *Out, const char *Key, const std::vector<uint64_t> &V) {
 }
 
 void writeCase(FILE *Out, const Case &C) {
-  const NanPolicy Policy = NanPolicy::Number;
+  const NanPolicy Policy = C.Policy;
   const size_t NumAddr = C.Init.size();
   std::vector<std::vector<uint64_t>> PerAddr(NumAddr);
   for (size_t T = 0; T < C.Operand.size(); ++T)
@@ -131,7 +133,8 @@ int usage(FILE *To) {
   std::fprintf(To,
                "usage: fatomic-nvptx-expect -o FILE\n"
                "Writes the special-value cases of the NVPTX benchmark "
-               "(binary32/binary64, min/max,\nnan=number) with the reference "
+               "(binary32/binary64, min/max,\nnan=number and nan=propagate) with "
+               "the reference "
                "model's final memory and reachable values, as JSON.\n");
   return To == stdout ? 0 : 1;
 }
@@ -155,9 +158,10 @@ int main(int Argc, char **Argv) {
     return usage(stderr);
 
   std::vector<Case> Cases;
-  for (unsigned W : {32u, 64u})
-    for (FloatOp Op : {FloatOp::Min, FloatOp::Max})
-      Cases.push_back(makeCase(W, Op));
+  for (NanPolicy Policy : {NanPolicy::Number, NanPolicy::Propagate})
+    for (unsigned W : {32u, 64u})
+      for (FloatOp Op : {FloatOp::Min, FloatOp::Max})
+        Cases.push_back(makeCase(W, Op, Policy));
 
   // Written to a temporary name first: no partial file on failure.
   const std::string Tmp = Path + ".tmp";

@@ -82,12 +82,17 @@ TYPES = ("f32", "f64")
 OPS = ("fmax", "fmin")
 ADDRESS_COUNTS = (1, 1024, 1 << 20)
 PATTERNS = ("random", "rising")
-VARIANTS = ("fatomic", "calls", "expand")
+VARIANTS = ("fatomic", "calls", "perlane", "expand")
 # The variants that are fatomic's lowering, checked against its contract;
 # AtomicExpand follows LLVM's fmax/fmin instead.
-LOWERED = ("fatomic", "calls")
-# The pass's outline option per lowered variant.
-OUTLINE = {"fatomic": "off", "calls": "on"}
+LOWERED = ("fatomic", "calls", "perlane")
+# The pass's options per lowered variant: `perlane` is the lowering without
+# warp aggregation (aggregate=off), which every lane runs on its own.
+PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
+                "perlane": "outline=off;aggregate=off"}
+# The variants whose benchmark kernel is aggregated over the warp (the
+# pass's default for sm_80 and later).
+AGGREGATED = ("fatomic", "calls")
 
 # The benchmark's shape (the Vulkan anchors use the same).
 THREADS = 1 << 20
@@ -110,6 +115,29 @@ BITS = {"f32": 32, "f64": 64}
 class Failure(Exception):
     """A problem that stops the command with a message and exit status 1."""
 
+
+# The special-value kernels and the NaN policy of their atomic: fmax/fmin
+# monotonic (the early-out path) and acq_rel (no early-out), and
+# fmaximum/fminimum monotonic (propagate: the compare-exchange loop).
+SPECIAL_KERNELS = (("special", "number"), ("special_acqrel", "number"),
+                   ("special_ieee", "propagate"))
+
+
+def ieee_op(op, policy):
+    """The atomicrmw operation of a special-value kernel."""
+    return {"fmax": "fmaximum", "fmin": "fminimum"}[op] if policy == "propagate" else op
+
+
+def kernel_label(kernel):
+    return {"special": "monotonic", "special_acqrel": "acq_rel",
+            "special_ieee": "ieee"}[kernel]
+
+
+# A thread of the special-value kernels whose address is this does nothing
+# (an inactive lane of its warp).
+IDLE = 0xFFFFFFFF
+# Lanes per warp, which the warp cases lay out their threads by.
+WARP = 32
 
 # The IR that computes %i, the invocation's global index.
 GLOBAL_INDEX = (
@@ -134,10 +162,9 @@ def all_kernels():
 # ---------------------------------------------------------------------------
 
 def emit_ir(ty, op, used):
-    """The module of one flavour: @bench and the special-value kernels."""
-    ft, it, size = IR_TYPE[ty], INT_TYPE[ty], SIZE[ty]
-    g = "ptr addrspace(1)"
-    step = "fadd" if op == "fmax" else "fsub"
+    """The module of one flavour: @bench, @floor and the special-value
+    kernels."""
+    ft = IR_TYPE[ty]
     out = [
         f"; fatomic NVPTX benchmark kernels: atomicrmw {op} on {ft}, "
         f"result {'used' if used else 'unused'}",
@@ -147,8 +174,26 @@ def emit_ir(ty, op, used):
         "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
         "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()",
         "",
-        f"define ptx_kernel void @bench({g} %vals, {g} %dst, {g} %sink, "
-        "i32 %vmask, i32 %mask, i32 %iters, i32 %rising) {",
+    ]
+    out += bench_kernel(ty, op, used, "bench")
+    # The same work without the atomic: each value is summed instead, as a
+    # used result is (the floor under any lowering of the atomic).
+    out += bench_kernel(ty, op, True, "floor")
+    out += special_kernels(ty, op, used)
+    # What clang writes for --cuda-gpu-arch=sm_90: the pass aggregates over
+    # the warp from sm_80 on.
+    out += [f'attributes #0 = {{ "target-cpu"="{CPU}" }}', ""]
+    return "\n".join(out)
+
+
+def bench_kernel(ty, op, used, name):
+    """The benchmark kernel (module docstring); @floor has no atomic."""
+    ft, it, size = IR_TYPE[ty], INT_TYPE[ty], SIZE[ty]
+    g = "ptr addrspace(1)"
+    step = "fadd" if op == "fmax" else "fsub"
+    out = [
+        f"define ptx_kernel void @{name}({g} %vals, {g} %dst, {g} %sink, "
+        "i32 %vmask, i32 %mask, i32 %iters, i32 %rising) #0 {",
         "entry:",
         *GLOBAL_INDEX,
         f"  %ih = mul i32 %i, {HASH_I - (1 << 32)}",
@@ -179,7 +224,8 @@ def emit_ir(ty, op, used):
         "  %a64 = zext i32 %a to i64",
         f"  %dp = getelementptr inbounds {ft}, {g} %dst, i64 %a64",
         f"  %old = atomicrmw {op} {g} %dp, {ft} %v "
-        f'syncscope("device") monotonic, align {size}',
+        f'syncscope("device") monotonic, align {size}' if name != "floor" else
+        f"  %old = fadd {ft} %v, -0.0",
     ]
     if used:
         out.append(f"  %acc.next = fadd {ft} %acc, %old")
@@ -202,11 +248,20 @@ def emit_ir(ty, op, used):
             "done:",
         ]
     out += ["  ret void", "}", ""]
+    return out
 
-    for suffix, ordering in (("", "monotonic"), ("_acqrel", "acq_rel")):
+
+def special_kernels(ty, op, used):
+    """SPECIAL_KERNELS: one atomic per thread, at the address the thread is
+    given (IDLE: none)."""
+    ft, size = IR_TYPE[ty], SIZE[ty]
+    g = "ptr addrspace(1)"
+    out = []
+    for suffix, ordering, rmw in (("", "monotonic", op), ("_acqrel", "acq_rel", op),
+                                  ("_ieee", "monotonic", ieee_op(op, "propagate"))):
         out += [
             f"define ptx_kernel void @special{suffix}({g} %vals, {g} %addr, "
-            f"{g} %dst, {g} %ret, i32 %n) {{",
+            f"{g} %dst, {g} %ret, i32 %n) #0 {{",
             "entry:",
             *GLOBAL_INDEX,
             "  %in = icmp ult i32 %i, %n",
@@ -217,9 +272,12 @@ def emit_ir(ty, op, used):
             f"  %v = load {ft}, {g} %vp, align {size}",
             f"  %ap = getelementptr inbounds i32, {g} %addr, i64 %i64",
             f"  %a = load i32, {g} %ap, align 4",
+            "  %idle = icmp eq i32 %a, -1",
+            "  br i1 %idle, label %exit, label %atomic",
+            "atomic:",
             "  %a64 = zext i32 %a to i64",
             f"  %dp = getelementptr inbounds {ft}, {g} %dst, i64 %a64",
-            f"  %old = atomicrmw {op} {g} %dp, {ft} %v "
+            f"  %old = atomicrmw {rmw} {g} %dp, {ft} %v "
             f'syncscope("device") {ordering}, align {size}',
         ]
         if used:
@@ -228,7 +286,7 @@ def emit_ir(ty, op, used):
                 f"  store {ft} %old, {g} %rp, align {size}",
             ]
         out += ["  br label %exit", "exit:", "  ret void", "}", ""]
-    return "\n".join(out)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -252,14 +310,24 @@ def int_atomics(ty, op):
     return (f"min.s{b}", f"max.u{b}")
 
 
-def check_fatomic_ptx(ptx, ty, op, calls=False):
+def check_fatomic_ptx(ptx, ty, op, calls=False, aggregated=True):
     """Problems with the lowered benchmark kernel, or [] when it is right.
     With calls, the kernel must call a function, and the atomics are looked
-    for in the whole file (the helper is a .func)."""
+    for in the whole file (the helper is a .func).  Aggregated, the kernel
+    tests the address with match.all and reduces with redux.sync (twice
+    for 64 bits); otherwise it has no redux.sync."""
     body = ptx_entry(ptx, "bench")
     if body is None:
         return ["no .entry bench"]
     problems = []
+    redux = re.findall(rf"\bredux\.sync\.{op[1:]}\.u32\s", body)
+    if aggregated:
+        if not re.search(r"\bmatch\.all\.sync\.b64\s", body):
+            problems.append("no match.all.sync.b64 (the warp's address test)")
+        if len(redux) != BITS[ty] // 32:
+            problems.append(f"{len(redux)} redux.sync.{op[1:]}.u32, not {BITS[ty] // 32}")
+    elif re.search(r"\bredux\.sync\.", body):
+        problems.append("a redux.sync (aggregated, which this variant must not be)")
     if calls:
         if not re.search(r"\bcall(\.uni)?\s", body):
             problems.append("the bench kernel calls no function")
@@ -371,10 +439,11 @@ def cmd_bundle(args):
     try:
         os.makedirs(os.path.join(work, "ir"))
         os.makedirs(os.path.join(work, "ptx"))
-        if "outline" in args.pass_options:
-            raise Failure("--pass-options: outline= is set per variant "
-                          "(fatomic: off, calls: on)")
-        passes = {v: "lower-float-atomic-minmax<outline=" + OUTLINE[v]
+        if "outline" in args.pass_options or "aggregate" in args.pass_options:
+            raise Failure("--pass-options: outline= and aggregate= are set per "
+                          "variant (" + ", ".join(f"{v}: {o}" for v, o in
+                                                  PASS_OPTIONS.items()) + ")")
+        passes = {v: "lower-float-atomic-minmax<" + PASS_OPTIONS[v]
                   + (";" + args.pass_options if args.pass_options else "") + ">"
                   for v in LOWERED}
         kernels = []
@@ -401,7 +470,8 @@ def cmd_bundle(args):
                     problems = check_expand_ptx(text, ty, op)
                 else:
                     problems = check_fatomic_ptx(text, ty, op,
-                                                 calls=variant == "calls")
+                                                 calls=variant == "calls",
+                                                 aggregated=variant in AGGREGATED)
                 if problems:
                     raise Failure(f"{os.path.basename(ptx)}: " + "; ".join(problems))
                 if args.ptxas:
@@ -596,7 +666,7 @@ def load_special(np, path):
         ty = "f32" if c["width"] == 32 else "f64"
         op = "fmax" if c["op"] == "max" else "fmin"
         u = uint_dtype(np, ty)
-        cases[(ty, op)] = {
+        cases[(ty, op, c["policy"])] = {
             "policy": c["policy"],
             "init": np.array(c["init"], dtype=u),
             "operand": np.array(c["operand"], dtype=u),
@@ -629,9 +699,220 @@ def check_special_result(case, memory, returned):
     return len(bad_mem), len(bad_ret), first
 
 
+def float_is_nan(bits, width):
+    mantissa = 23 if width == 32 else 52
+    infinity = ((1 << (width - 1 - mantissa)) - 1) << mantissa
+    return bits & ((1 << (width - 1)) - 1) > infinity
+
+
+def float_key(bits, width):
+    """The order map U on Python integers (-0 < +0)."""
+    top = 1 << (width - 1)
+    return bits ^ ((1 << width) - 1) if bits & top else bits | top
+
+
+def apply_policy(policy, op, width, mem, v):
+    """Memory after one float atomic max/min with operand v under
+    `policy`: `number` (fatomic's contract for fmax/fmin) or `propagate`
+    (fmaximum/fminimum: a NaN in memory stays, a NaN operand stores the
+    sticky NaN).  Checked against special.json's one-pair addresses by
+    selftest and by run."""
+    if policy == "propagate":
+        if float_is_nan(mem, width):
+            return mem
+        if float_is_nan(v, width):  # the sticky NaN of OrderMap.h
+            return (1 << width) - 1 if op == "fmin" else (1 << (width - 1)) - 1
+    elif float_is_nan(v, width):
+        return mem
+    elif float_is_nan(mem, width):
+        return v
+    if op == "fmax":
+        return v if float_key(v, width) > float_key(mem, width) else mem
+    return v if float_key(v, width) < float_key(mem, width) else mem
+
+
+def linearizable(policy, op, width, init, ops, final):
+    """Whether the atomics ops ((operand, returned) pairs) on one address
+    that held init and ended with final have a serial order in which
+    each returned the memory before it.  Under `number` memory never returns
+    to a value it has left, so each value's atomics must run while memory
+    holds it: all of them that leave it as it is, then at most one that
+    changes it.  (So it is under `propagate`, where a NaN stays.)"""
+    mem, pending = init, list(ops)
+    while pending:
+        here = [o for o in pending if o[1] == mem]
+        if not here:
+            return False
+        moves = [o for o in here if apply_policy(policy, op, width, mem, o[0]) != mem]
+        if len(moves) > 1:
+            return False
+        pending = [o for o in pending if o[1] != mem]
+        if moves:
+            mem = apply_policy(policy, op, width, mem, moves[0][0])
+    return mem == final
+
+
+def warp_cases(grid, width):
+    """Threads laid out by warps over addresses, for the aggregated path:
+    for each grid value as initial memory and each of 4 repeats, five
+    warps: every lane on one address (`full`), about a third of the lanes
+    idle (`partial`, the others on one address), the lanes split between
+    two addresses (`mixed`, the per-lane path), NaN operands only (`nans`),
+    and one operand in every lane (`same`).  Operands come from the grid.
+    Returns (initial memory per address, operand and address per thread)."""
+    G = len(grid)
+    nans = [b for b in grid if float_is_nan(b, width)]
+    init, operand, address = [], [], []
+    for g in range(G):
+        for r in range(4):
+            for shape in ("full", "partial", "mixed", "nans", "same"):
+                a = len(init)
+                init.append(grid[g])
+                if shape == "mixed":
+                    init.append(grid[g])
+                split = 1 + (g * 5 + r) % (WARP - 1)
+                for lane in range(WARP):
+                    pick = (lane * 5 + g + r * 7) % G
+                    if shape == "nans":
+                        value = nans[(lane + r) % len(nans)]
+                    elif shape == "same":
+                        value = grid[(g + r * 3) % G]
+                    else:
+                        value = grid[pick]
+                    where = a
+                    if shape == "partial" and ((lane * 7) ^ (r * 3 + g)) % 3 == 0:
+                        where = IDLE
+                    elif shape == "mixed" and lane >= split:
+                        where = a + 1
+                    operand.append(value)
+                    address.append(where)
+    return init, operand, address
+
+
+def check_warp_result(policy, op, width, init, operand, address, memory,
+                      returned):
+    """(addresses that fail, first problem text): with returned values, each
+    address's atomics must be linearizable; without, its final memory must
+    be the serial result."""
+    per = {}
+    for t, a in enumerate(address):
+        if a != IDLE:
+            per.setdefault(a, []).append(t)
+    bad, first = 0, None
+    for a, threads in sorted(per.items()):
+        final = int(memory[a])
+        if returned is not None:
+            ok = linearizable(policy, op, width, init[a],
+                              [(operand[t], int(returned[t])) for t in threads], final)
+            what = "not linearizable"
+        else:
+            want = init[a]
+            for t in threads:
+                want = apply_policy(policy, op, width, want, operand[t])
+            ok = final == want
+            what = f"expected {want:#x}"
+        if not ok:
+            bad += 1
+            if first is None:
+                first = (f"address {a} (initial {init[a]:#x}, {len(threads)} "
+                         f"threads): memory {final:#x}, {what}")
+    return bad, first
+
+
 # ---------------------------------------------------------------------------
 # run (on the GPU machine)
 # ---------------------------------------------------------------------------
+
+def check_model(special):
+    """Problems of apply_policy against the reference model's one-pair
+    addresses of special.json (the first grid x grid addresses)."""
+    problems = []
+    for (ty, op, policy), case in special.items():
+        width = BITS[ty]
+        counts = {}
+        for a in case["address"]:
+            counts[int(a)] = counts.get(int(a), 0) + 1
+        for t, a in enumerate(case["address"]):
+            a = int(a)
+            if counts[a] != 1:
+                continue
+            want = int(case["final"][a])
+            got = apply_policy(policy, op, width, int(case["init"][a]),
+                               int(case["operand"][t]))
+            if got != want:
+                problems.append(f"{ty} {op} {policy} address {a}: "
+                                f"{got:#x} != {want:#x}")
+    return problems
+
+
+def time_floor(np, cp, modules, ty, op, pattern, args, blocks, vals, sink,
+               results, failures, log):
+    """Times @floor, the benchmark's work without the atomic: the median of
+    args.runs launches after a warm-up, each checked to leave the sink
+    untouched (the sum never has its pattern)."""
+    fn = modules[(kernel_name(ty, op, False), "fatomic")].get_function("floor")
+    dst = cp.zeros(1, dtype=uint_dtype(np, ty))
+    start_ev, end_ev = cp.cuda.Event(), cp.cuda.Event()
+    times, bad = [], 0
+    for r in range(args.runs + 1):
+        sink.fill(0)
+        start_ev.record()
+        fn((blocks,), (BLOCK,), (vals, dst, sink, np.uint32(NVALS - 1),
+                                 np.uint32(0), np.uint32(args.iters),
+                                 np.uint32(pattern == "rising")))
+        end_ev.record()
+        end_ev.synchronize()
+        if r > 0:
+            times.append(cp.cuda.get_elapsed_time(start_ev, end_ev))
+        if float(cp.asnumpy(sink)[0]) != 0.0:
+            bad += 1
+    med = statistics.median(times)
+    results["floor"].append({"type": ty, "op": op, "values": pattern,
+                             "ms_median": med, "runs_ms": times, "bad_runs": bad})
+    log(f"{ty} {op} floor (no atomic)             values={pattern:6} "
+        f"{med:9.3f} ms" + (f"  {bad} runs wrote the sink" if bad else ""))
+    if bad:
+        failures.append(f"floor {ty} {op} {pattern}: the sink was written")
+
+
+def run_warp_cases(np, cp, modules, k, special, results, failures, log):
+    """The warp cases (warp_cases) of kernel module k, on every variant
+    and special-value kernel: lowered variants must pass
+    check_warp_result."""
+    ty, op, used = k["type"], k["op"], k["used"]
+    width, u, ft = BITS[ty], uint_dtype(np, ty), float_dtype(np, ty)
+    grid = list(dict.fromkeys(int(x) for x in special[(ty, op, "number")]["init"]))
+    init, operand, address = warp_cases(grid, width)
+    n = len(operand)
+    vals = cp.asarray(np.array(operand, dtype=u).view(ft))
+    addr = cp.asarray(np.array(address, dtype=np.uint32))
+    for kernel, policy in SPECIAL_KERNELS:
+        for variant in VARIANTS:
+            fn = modules[(k["name"], variant)].get_function(kernel)
+            dst = cp.asarray(np.array(init, dtype=u).view(ft))
+            ret = cp.zeros(n, dtype=ft)
+            fn(((n + BLOCK - 1) // BLOCK,), (BLOCK,), (vals, addr, dst, ret, np.uint32(n)))
+            cp.cuda.Device().synchronize()
+            memory = cp.asnumpy(dst).view(u)
+            returned = cp.asnumpy(ret).view(u) if used else None
+            bad, first = check_warp_result(policy, op, width, init, operand,
+                                           address, memory, returned)
+            ordering = "acq_rel" if kernel.endswith("acqrel") else "monotonic"
+            results["warp"].append({
+                "kernel": k["name"], "type": ty, "op": op, "used": used,
+                "ordering": ordering, "policy": policy,
+                "operation": ieee_op(op, policy), "variant": variant, "threads": n,
+                "addresses": len(init), "failed_addresses": bad,
+                "first_problem": first, "checked": variant in LOWERED,
+                "pass": bad == 0})
+            verdict = "PASS" if bad == 0 else ("FAIL" if variant in LOWERED else "differs")
+            log(f"warp    {k['name']:16} {kernel_label(kernel):9} {variant:7} {verdict}: "
+                f"{bad} of {len(init)} addresses "
+                + ("not linearizable" if used else "with the wrong memory")
+                + (f"; {first}" if first else ""))
+            if variant in LOWERED and bad:
+                failures.append(f"warp {k['name']} {kernel} {variant}: {first}")
+
 
 class Log:
     def __init__(self, path):
@@ -693,7 +974,8 @@ def cmd_run(args):
                           "block": BLOCK, "nvals": NVALS, "runs": args.runs,
                           "seed": SEED, "initial": "-inf for fmax, +inf for fmin",
                           "ordering": 'syncscope("device") monotonic'},
-               "special": [], "timings": [], "ptx": {}}
+               "special": [], "warp": [], "floor": [], "timings": [],
+               "ptx": {}}
     if device["cupy"] == "emulated":  # test/nvptx's host stand-in
         results["emulated"] = True
         log("NOTE: CuPy is the host stand-in of the tests: kernels are "
@@ -718,14 +1000,18 @@ def cmd_run(args):
 
     # --- special values ------------------------------------------------
     special = load_special(np, os.path.join(bundle, "special.json"))
+    model_problems = check_model(special)
+    if model_problems:
+        raise Failure("the host's float model disagrees with special.json: "
+                      + model_problems[0])
     for k in manifest["kernels"]:
         ty, op, used = k["type"], k["op"], k["used"]
-        case = special[(ty, op)]
         u = uint_dtype(np, ty)
-        n = len(case["operand"])
-        vals = cp.asarray(case["operand"].view(float_dtype(np, ty)))
-        addr = cp.asarray(case["address"])
-        for kernel in ("special", "special_acqrel"):
+        for kernel, policy in SPECIAL_KERNELS:
+            case = special[(ty, op, policy)]
+            n = len(case["operand"])
+            vals = cp.asarray(case["operand"].view(float_dtype(np, ty)))
+            addr = cp.asarray(case["address"])
             for variant in VARIANTS:
                 fn = modules[(k["name"], variant)].get_function(kernel)
                 dst = cp.asarray(case["init"].view(float_dtype(np, ty)))
@@ -736,25 +1022,36 @@ def cmd_run(args):
                 memory = cp.asnumpy(dst).view(u)
                 returned = cp.asnumpy(ret).view(u) if used else None
                 bad_mem, bad_ret, first = check_special_result(case, memory, returned)
-                ok = bad_mem == 0 and bad_ret == 0
+                bad_lin = 0
+                if returned is not None:
+                    bad_lin, lin_first = check_warp_result(
+                        policy, op, BITS[ty], [int(x) for x in case["init"]],
+                        [int(x) for x in case["operand"]],
+                        [int(x) for x in case["address"]], memory, returned)
+                    first = first or lin_first
+                ok = bad_mem == 0 and bad_ret == 0 and bad_lin == 0
                 entry = {"kernel": k["name"], "type": ty, "op": op, "used": used,
                          "ordering": "acq_rel" if kernel.endswith("acqrel") else "monotonic",
+                         "policy": policy, "operation": ieee_op(op, policy),
                          "variant": variant, "threads": n,
                          "addresses": len(case["init"]),
                          "memory_mismatches": bad_mem,
                          "returned_not_reachable": bad_ret,
+                         "not_linearizable": bad_lin,
                          "first_problem": first,
                          # AtomicExpand follows LLVM's fmax/fmin (maxnum:
                          # either zero, any NaN), not fatomic's contract.
                          "checked": variant in LOWERED, "pass": ok}
                 results["special"].append(entry)
                 verdict = "PASS" if ok else ("FAIL" if variant in LOWERED else "differs")
-                log(f"special {k['name']:16} {entry['ordering']:9} {variant:7} "
+                log(f"special {k['name']:16} {kernel_label(kernel):9} {variant:7} "
                     f"{verdict}: {bad_mem} of {len(case['init'])} addresses differ "
                     f"from the reference, {bad_ret} returned values unreachable"
+                    + (f", {bad_lin} not linearizable" if bad_lin else "")
                     + (f"; {first}" if first else ""))
                 if variant in LOWERED and not ok:
-                    failures.append(f"special {k['name']} {kernel}: {first}")
+                    failures.append(f"special {k['name']} {kernel} {variant}: {first}")
+        run_warp_cases(np, cp, modules, k, special, results, failures, log)
     save()
 
     # --- timing ----------------------------------------------------------
@@ -770,6 +1067,9 @@ def cmd_run(args):
     for ty in TYPES:
         for op in OPS:
             for pattern in PATTERNS:
+                if time.time() - started <= args.time_limit:
+                    time_floor(np, cp, modules, ty, op, pattern, args, blocks,
+                               vals[ty], sink[ty], results, failures, log)
                 for count in ADDRESS_COUNTS:
                     if time.time() - started > args.time_limit:
                         skipped += 4
@@ -828,6 +1128,7 @@ def cmd_run(args):
                             f"addrs={count:<8} values={pattern:6} "
                             f"fatomic {row['fatomic']['ms_median']:9.3f} ms  "
                             f"calls {row['calls']['ms_median']:9.3f} ms  "
+                            f"perlane {row['perlane']['ms_median']:9.3f} ms  "
                             f"expand {row['expand']['ms_median']:9.3f} ms  "
                             f"fatomic/expand {ratio:6.3f}  "
                             f"memory {'ok' if not any(row[v]['memory_bad_runs'] for v in VARIANTS) else 'WRONG'}"
@@ -840,6 +1141,7 @@ def cmd_run(args):
     log()
     log(f"{PROG}: {len(results['timings'])} timings, "
         f"{len(results['special'])} special-value runs, "
+        f"{len(results['warp'])} warp-case runs, "
         f"{len(failures)} failures, {skipped} timings skipped (time limit), "
         f"{results['elapsed_s']} s")
     for f in failures:
@@ -896,18 +1198,56 @@ def cmd_selftest(args):
     # IR: every flavour has the three kernels and one atomicrmw each.
     for ty, op, used in all_kernels():
         ir = emit_ir(ty, op, used)
-        for kernel in ("@bench(", "@special(", "@special_acqrel("):
+        for kernel in ("@bench(", "@floor(", "@special(", "@special_acqrel(",
+                       "@special_ieee("):
             expect(kernel in ir, f"{kernel} missing in {kernel_name(ty, op, used)}")
         expect(len(re.findall(rf"^  %old = atomicrmw {op} ", ir, re.M)) == 3,
-               "three atomicrmw per module")
+               "three atomicrmw of the operation per module")
+        expect(len(re.findall(rf"^  %old = atomicrmw {ieee_op(op, 'propagate')} ",
+                              ir, re.M)) == 1, "one atomicrmw of the IEEE operation")
+
+    # The linearizability check: a serial history passes; a returned value
+    # that memory never held, or two atomics that both change one value, fail.
+    one, two, three = 0x3F800000, 0x40000000, 0x40400000  # 1.0, 2.0, 3.0
+    expect(linearizable("number", "fmax", 32, one,
+                        [(three, two), (two, one), (one, three)], three),
+           "a serial history is linearizable")
+    expect(not linearizable("number", "fmax", 32, one, [(three, one), (two, one)], three),
+           "two changes of one value are not linearizable")
+    expect(not linearizable("number", "fmax", 32, one, [(three, one), (two, two)], three),
+           "a value memory never held is not linearizable")
+    expect(not linearizable("number", "fmax", 32, one, [(three, one)], two),
+           "a wrong final memory is not linearizable")
+    nan = 0x7FC00000
+    expect(linearizable("propagate", "fmax", 32, one, [(nan, one), (three, 0x7FFFFFFF)],
+                        0x7FFFFFFF),
+           "propagate: a NaN operand stores the sticky NaN, which stays")
+    expect(not linearizable("number", "fmax", 32, one, [(nan, one), (three, 0x7FFFFFFF)],
+                            0x7FFFFFFF),
+           "number: a NaN operand changes nothing")
+    # The warp cases: 32 threads a warp, idle lanes, two-address warps.
+    grid = [0, one, two, three, 0x7FC00000, 0xFFC00001]
+    init, operand, address = warp_cases(grid, 32)
+    expect(len(operand) % WARP == 0 and len(operand) == len(address),
+           "warp cases fill whole warps")
+    expect(IDLE in address, "warp cases have idle lanes")
+    warps = [set(address[w:w + WARP]) - {IDLE} for w in range(0, len(address), WARP)]
+    expect(sum(len(w) == 2 for w in warps) == len(grid) * 4 and
+           sum(len(w) == 1 for w in warps) == len(grid) * 16,
+           "warp cases: one address per warp, or two in the mixed shape")
+    expect(all(max(a for a in address if a != IDLE) < len(init) for _ in [0]),
+           "warp cases address their own memory")
 
     if args.bundle:
         with open(os.path.join(args.bundle, "manifest.json")) as f:
             manifest = json.load(f)
         special = load_special(np, os.path.join(args.bundle, "special.json"))
-        expect(len(special) == 4, "four special-value cases")
-        for (ty, op), case in special.items():
-            expect(case["policy"] == "number", "special cases use nan=number")
+        expect(sorted(special) == sorted((ty, op, policy) for ty in TYPES for op in OPS
+                                         for policy in ("number", "propagate")),
+               "special-value cases for number and propagate")
+        expect(check_model(special) == [],
+               "the float model agrees with the reference model")
+        for (ty, op, policy), case in special.items():
             # The expected memory passes its own check; a changed word fails.
             memory = case["final"].copy()
             expect(check_special_result(case, memory, None)[0] == 0,
@@ -931,6 +1271,12 @@ def cmd_selftest(args):
             ty, op = k["type"], k["op"]
             expect(check_fatomic_ptx(texts["fatomic"], ty, op) == [],
                    f"{k['name']} fatomic PTX check")
+            expect(check_fatomic_ptx(texts["perlane"], ty, op, aggregated=False) == [],
+                   f"{k['name']} perlane PTX check")
+            expect(check_fatomic_ptx(texts["perlane"], ty, op) != [],
+                   f"{k['name']}: the aggregated check accepts the perlane PTX")
+            expect(check_fatomic_ptx(texts["fatomic"], ty, op, aggregated=False) != [],
+                   f"{k['name']}: the perlane check accepts the aggregated PTX")
             expect(check_fatomic_ptx(texts["calls"], ty, op, calls=True) == [],
                    f"{k['name']} calls PTX check")
             expect(check_fatomic_ptx(texts["calls"], ty, op) != [],

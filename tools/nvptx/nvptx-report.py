@@ -3,11 +3,15 @@
 `nvptx-bench.py run` (tools/nvptx).
 
 The page states how the figures were taken, the device and tool versions
-from the JSON, the special-value correctness results, and one table per
-type and operation: median kernel time of fatomic's lowering (written out
-at the atomic, and left in helper functions that the kernel calls) and of
-LLVM's AtomicExpand compare-exchange loop, and the ratios (fatomic time /
-AtomicExpand time: below 1 means fatomic is faster).
+from the JSON, the correctness results (special values, warp cases), the
+warp aggregation's speed-up at one address, and one table per type and
+operation: median kernel time of fatomic's lowering (aggregated over the
+warp and written out at the atomic, the same left in helper functions that
+the kernel calls, and the per-lane lowering without aggregation), of LLVM's
+AtomicExpand compare-exchange loop and of the kernel without the atomic,
+and the ratios (fatomic time / AtomicExpand time: below 1 means fatomic is
+faster; per-lane time / fatomic time: above 1 means aggregation is
+faster).
 
 Refuses results that are incomplete, that failed a correctness check, or
 that came from the emulated CuPy of the tests (use --allow-emulated only to
@@ -41,24 +45,38 @@ round's, so memory keeps changing and the early-out rarely applies).  Memory sta
 address and value scheme is that of the Vulkan benchmark,
 [gpu-performance.md](gpu-performance.md) (`tools/gpubench`).
 
-Each module is compiled three times with `llc-22 -O3
+The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
+`--cuda-gpu-arch=sm_90`.  Each module is compiled four times with `llc-22 -O3
 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90`:
 
 - **fatomic**: after `opt-22 -passes='lower-float-atomic-minmax<outline=off>'`
-  (otherwise default options: `nan=number`, sign dispatch, early-out): the
-  lowering written out at the atomic, which is also what an inliner after
-  the pass (the default `outline=on`) leaves.  The PTX has the atomic
-  load (`ld.relaxed.gpu.global`), the two integer atomics of the sign
-  dispatch (`atom.global.max.s32` / `atom.global.min.u32` for fmax, and so
-  on) and the compare-exchange only in the NaN fix-up.
+  (otherwise default options: `nan=number`, sign dispatch, early-out,
+  `aggregate=auto`): the lowering written out at the atomic, which is also
+  what an inliner after the pass (the default `outline=on`) leaves.  The
+  atomic is aggregated over the warp (docs/semantics.md, "Warp aggregation
+  on NVPTX"): `match.all.sync` tests the address, `redux.sync` reduces the
+  lanes' order-mapped operands (twice for 64 bits) and one lane runs the
+  lowered atomic; lanes whose warp mixes addresses run it each.  The
+  lowered atomic has the atomic load (`ld.relaxed.gpu.global`), the two
+  integer atomics of the sign dispatch (`atom.global.max.s32` /
+  `atom.global.min.u32` for fmax, and so on) and the compare-exchange only
+  in the NaN fix-up.
 - **calls**: after `opt-22 -passes=lower-float-atomic-minmax` (the default,
-  `outline=on`) straight into llc, where no inliner runs: the kernel calls
-  a helper function (a PTX `.func`) that holds the same code.
+  `outline=on`) straight into llc, where no inliner runs: the aggregation
+  is in the kernel, and it calls a helper function (a PTX `.func`) that
+  holds the lowered atomic.
+- **per-lane**: `lower-float-atomic-minmax<outline=off;aggregate=off>`:
+  the lowering without aggregation, every lane its own atomic (the pass's
+  output before warp aggregation).
 - **AtomicExpand**: the module as it is; LLVM's AtomicExpand pass turns the
   float `atomicrmw` into a loop of `max.f32`/`min.f32` and
   `atom.global.cas`.
 
-The bundle step checks the three shapes in the PTX.  On the GPU the PTX is loaded
+**floor** is the benchmark kernel without the atomic (each value is summed
+instead, as a used result is): the time of the loads and arithmetic around
+the atomic, under any lowering of it.
+
+The bundle step checks the four shapes in the PTX.  On the GPU the PTX is loaded
 with CuPy's `RawModule` (the driver compiles it); each case runs once to warm
 up and then {runs} times, timed with CUDA events around the kernel alone;
 the table gives the median.  After every launch, the memory is compared bit
@@ -66,15 +84,28 @@ for bit with the per-address maximum (minimum) computed on the host.
 
 Correctness with special values: for f32 and f64, min and max, kernels with
 `monotonic` (early-out path) and `acq_rel` ordering (no early-out: dispatch
-and fix-up) apply a grid of 28 values (both zeros, subnormals, normals,
+and fix-up) `atomicrmw fmax`/`fmin` (`number` policy), and a kernel with
+monotonic `atomicrmw fmaximum`/`fminimum` (`propagate`: the
+compare-exchange loop) apply a grid of 28 values (both zeros, subnormals, normals,
 infinities, quiet and signalling NaNs of both signs, NaN payloads) as
 initial memory and operands: one thread per (memory, operand) pair, and 28
 threads contending on each of 224 further addresses.  The final memory must
-equal fatomic's reference model (`fatomic-nvptx-expect`, from
+equal fatomic's reference model for the policy (`fatomic-nvptx-expect`, from
 `include/fatomic/Reference.h`) bit for bit, and every returned value must be
 one the address can hold.  AtomicExpand's kernels follow LLVM's `fmax`/`fmin`
 (`maxnum`: either zero for a tie of -0 and +0, any NaN for two NaNs), not
 fatomic's contract; their differences are listed, not counted as failures.
+Where results are used, the returned values of each address must also be
+linearizable: a serial order of its atomics must exist in which each
+returned the memory before it and the last left the final memory.
+
+Warp cases (aggregation): threads laid out by warps of 32, the grid values
+as initial memory and operands.  For each initial value, 4 repeats of five
+warps: all lanes on one address; about a third of the lanes idle (their
+thread skips the atomic) and the rest on one address; the lanes split
+between two addresses (the per-lane path); NaN operands only; one operand
+in every lane.  Each address must be linearizable (results used) or end
+with the serial result (unused).
 
 Reproduce:
 
@@ -149,16 +180,28 @@ def render(data, log_name):
     special = data["special"]
     checked = [s for s in special if s["checked"]]
     passed = sum(1 for s in checked if s["pass"])
-    out.append(f"- Special values, fatomic (written out, and calls): {passed} "
-               f"of {len(checked)} kernel "
+    out.append(f"- Special values, fatomic (aggregated written out, aggregated "
+               f"with calls, and per-lane): {passed} of {len(checked)} kernel "
                "runs left exactly the reference model's memory with every "
-               "returned value reachable.")
+               "returned value reachable and, where used, linearizable.")
+    warp = data.get("warp", [])
+    if warp:
+        wchecked = [w for w in warp if w["checked"]]
+        wpassed = sum(1 for w in wchecked if w["pass"])
+        addresses = sum(w["addresses"] for w in wchecked)
+        out.append(f"- Warp cases, fatomic's three variants: {wpassed} of "
+                   f"{len(wchecked)} kernel runs ({addresses:,} addresses, "
+                   f"{sum(w['threads'] for w in wchecked):,} threads) passed.  "
+                   "AtomicExpand (maxnum semantics, for information) differed "
+                   f"at {sum(w['failed_addresses'] for w in warp if not w['checked']):,} "
+                   "addresses.")
     differs = [s for s in special if not s["checked"] and not s["pass"]]
     if differs:
         out.append("- Special values, AtomicExpand (LLVM's maxnum semantics, "
                    "for information):")
         for s in differs:
-            out.append(f"  - {s['kernel']} {s['ordering']}: "
+            out.append(f"  - {s['kernel']} {s.get('operation', s['op'])} "
+                       f"{s['ordering']}: "
                        f"{s['memory_mismatches']} of {s['addresses']} addresses "
                        f"differ from fatomic's reference, "
                        f"{s['returned_not_reachable']} returned values outside "
@@ -173,29 +216,42 @@ def render(data, log_name):
                f"({launches} launches) matched the host's per-address result "
                "bit for bit after every launch.\n")
 
-    out.append("## Kernel time\n")
-    out.append("Median time of one launch in ms; ratio = fatomic / "
-               "AtomicExpand (below 1: fatomic faster), calls ratio = calls / "
-               "AtomicExpand; Gatomic/s counts every thread's atomics.\n")
     by_key = {}
     for t in timings:
         by_key[(t["type"], t["op"], t["used"], t["addresses"], t["values"],
                 t["variant"])] = t
+    floor = {(f["type"], f["op"], f["values"]): f["ms_median"]
+             for f in data.get("floor", [])}
+    out += render_aggregation(by_key, floor)
+
+    out.append("## Kernel time\n")
+    out.append("Median time of one launch in ms; ratio = fatomic / "
+               "AtomicExpand (below 1: fatomic faster), calls ratio = calls / "
+               "AtomicExpand, aggregation = per-lane / fatomic (above 1: "
+               "aggregation faster); floor: the kernel without the atomic; "
+               "Gatomic/s counts every thread's atomics.\n")
     for ty in ("f32", "f64"):
         for op in ("fmax", "fmin"):
             out.append(f"### {ty} {op}\n")
             out.append("| result | addresses | values | fatomic ms | "
-                       "calls ms | AtomicExpand ms | ratio | calls ratio | "
-                       "fatomic Gatomic/s | AtomicExpand Gatomic/s |")
-            out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+                       "calls ms | per-lane ms | AtomicExpand ms | floor ms | "
+                       "ratio | calls ratio | aggregation | "
+                       "fatomic Gatomic/s |")
+            out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for used in (False, True):
                 for values in ("random", "rising"):
                     for count in (1, 1024, 1 << 20):
                         f = by_key.get((ty, op, used, count, values, "fatomic"))
                         e = by_key.get((ty, op, used, count, values, "expand"))
                         c = by_key.get((ty, op, used, count, values, "calls"))
+                        p = by_key.get((ty, op, used, count, values, "perlane"))
                         if not f or not e:
                             continue
+                        lane = f"{fmt_ms(p['ms_median'])} | " if p else "- | "
+                        agg = (f"{p['ms_median'] / f['ms_median']:.2f}"
+                               if p else "-")
+                        fl = floor.get((ty, op, values))
+                        fl = f"{fmt_ms(fl)} | " if fl else "- | "
                         ratio = f["ms_median"] / e["ms_median"]
                         calls = (f"{fmt_ms(c['ms_median'])} | " if c else "- | ")
                         calls_ratio = (f"{c['ms_median'] / e['ms_median']:.3f}"
@@ -203,10 +259,9 @@ def render(data, log_name):
                         out.append(
                             f"| {'used' if used else 'unused'} | {count:,} | "
                             f"{values} | {fmt_ms(f['ms_median'])} | {calls}"
-                            f"{fmt_ms(e['ms_median'])} | {ratio:.3f} | "
-                            f"{calls_ratio} | "
-                            f"{f['gatomics_per_s']:.2f} | "
-                            f"{e['gatomics_per_s']:.2f} |")
+                            f"{lane}{fmt_ms(e['ms_median'])} | {fl}"
+                            f"{ratio:.3f} | {calls_ratio} | {agg} | "
+                            f"{f['gatomics_per_s']:.2f} |")
             out.append("")
     out.append("## Summary\n")
     for variant, label in (("fatomic", "fatomic"), ("calls", "calls")):
@@ -214,6 +269,58 @@ def render(data, log_name):
         if summary:
             out.append(summary)
     return "\n".join(out)
+
+
+def render_aggregation(by_key, floor):
+    """The warp aggregation at one address: per-lane against aggregated
+    (written out and calls), with the floor; then the range of the ratio at
+    the other address counts."""
+    rows = []
+    for ty in ("f32", "f64"):
+        for op in ("fmax", "fmin"):
+            for used in (False, True):
+                for values in ("rising", "random"):
+                    key = (ty, op, used, 1, values)
+                    f, c, p = (by_key.get(key + (v,)) for v in
+                               ("fatomic", "calls", "perlane"))
+                    if f and c and p:
+                        rows.append((ty, op, used, values, f["ms_median"],
+                                     c["ms_median"], p["ms_median"],
+                                     floor.get((ty, op, values))))
+    if not rows:
+        return []
+    out = ["## Warp aggregation at one address\n",
+           "Every thread's atomics on one address: median ms of the per-lane "
+           "lowering (`aggregate=off`) and of the aggregated one, written out "
+           "and with calls; speed-up = per-lane / aggregated; floor: the "
+           "kernel without the atomic.\n",
+           "| type | op | result | values | per-lane ms | aggregated ms | calls "
+           "ms | speed-up | calls speed-up | floor ms |",
+           "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for ty, op, used, values, f, c, p, fl in rows:
+        out.append(f"| {ty} | {op} | {'used' if used else 'unused'} | {values} "
+                   f"| {fmt_ms(p)} | {fmt_ms(f)} | {fmt_ms(c)} | {p / f:.2f} | "
+                   f"{p / c:.2f} | {fmt_ms(fl) if fl else '-'} |")
+    out.append("")
+    for values in ("rising", "random"):
+        sel = [r for r in rows if r[3] == values]
+        ups = sorted(r[6] / r[4] for r in sel)
+        out.append(f"- {values}: aggregated {ups[0]:.2f}–{ups[-1]:.2f}× faster "
+                   f"than per-lane in {len(sel)} cells, and "
+                   f"{min(r[6] / r[5] for r in sel):.2f}–"
+                   f"{max(r[6] / r[5] for r in sel):.2f}× with calls.")
+    for count in (1024, 1 << 20):
+        ratios = [by_key[(ty, op, used, count, values, "perlane")]["ms_median"]
+                  / t["ms_median"]
+                  for (ty, op, used, c, values, v), t in by_key.items()
+                  if v == "fatomic" and c == count
+                  and (ty, op, used, count, values, "perlane") in by_key]
+        if ratios:
+            out.append(f"- {count:,} addresses (warps mostly mix addresses): "
+                       f"per-lane / aggregated {min(ratios):.2f}–"
+                       f"{max(ratios):.2f} in {len(ratios)} cells.")
+    out.append("")
+    return out
 
 
 def summarize(by_key, variant, label):

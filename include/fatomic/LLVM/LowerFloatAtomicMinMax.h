@@ -57,6 +57,16 @@
 // `fast` are linearizable in every form (the fix-up is decided from the
 // integer atomic's own result, never from the early-out load).
 //
+// Warp aggregation (`aggregate=auto`, the default; lib/LLVM/WarpAggregate.h,
+// docs/semantics.md "Warp aggregation on NVPTX"): in NVPTX functions for
+// sm_80 or later, a monotonic float/double atomicrmw on global, shared or
+// generic memory first tests whether the warp's active lanes share the
+// address (match.all.sync); if so their order-mapped operands are reduced
+// (redux.sync) and one lane runs the lowering below for all of them, each
+// lane's result rebuilt from its value.  `aggregate=subgroup` also
+// aggregates NVPTX functions that name no target-cpu, and is an error on
+// other targets; `aggregate=off` never aggregates.
+//
 // Outlining (`outline=on`, the default of the module pass): every atomicrmw
 // of one kind (operation, type, ordering, syncscope, address space,
 // volatility, alignment) becomes a call of one helper function,
@@ -89,7 +99,8 @@
 // Parameters are the fatomic option string (Options.h), items separated by
 // ';' (',' is also accepted by the option parser but ends a pass in a
 // pipeline string): nan=number|propagate|fast, strategy=dispatch|cas,
-// early-out=on|off, outline=on|off, writers=module|any.  native= and images=
+// early-out=on|off, outline=on|off, writers=module|any,
+// aggregate=auto|subgroup|off.  native= and images=
 // apply to SPIR-V only and are rejected here.  At the top level of a pipeline the name is the
 // module pass; inside function(...) it is the function pass, which rejects
 // outline=on.

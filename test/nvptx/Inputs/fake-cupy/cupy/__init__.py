@@ -4,7 +4,7 @@ Only for exercising `nvptx-bench.py run` (its bookkeeping, checks, result
 files and exit status) on a machine without a GPU.  It does not read the PTX:
 each kernel is emulated from its name (the module's file name gives the type,
 the operation and whether the result is used), sequentially, with NaN
-handling of the `number` policy.  The device it reports is named
+handling of the `number` policy (`propagate` for special_ieee).  The device it reports is named
 "EMULATED" so that nothing it produces passes for a measurement
 (nvptx-report.py refuses it).  With FAKE_CUPY_CORRUPT=1 it flips a bit of
 the memory after each of fatomic's kernels (written out and calls), so
@@ -106,6 +106,8 @@ class _Function:
         threads = grid[0] * block[0]
         if self.name == "bench":
             self._bench(threads, *args)
+        elif self.name == "floor":  # no atomic, nothing to emulate
+            return
         else:
             self._special(*args)
         if self.m.variant != "expand" and os.environ.get("FAKE_CUPY_CORRUPT"):
@@ -132,12 +134,21 @@ class _Function:
         out = ret.view(ubits.dtype)
         for t in range(int(n)):
             a, v = int(addr[t]), int(ubits[t])
+            if a == 0xFFFFFFFF:  # an idle thread
+                continue
             m = int(mem[a])
             if self.m.used:
                 out[t] = m
-            if _is_nan(v, width):
+            if self.name == "special_ieee":  # propagate: NaNs stay, sticky
+                if _is_nan(m, width):
+                    continue
+                if _is_nan(v, width):
+                    top = 1 << (width - 1)
+                    mem[a] = (2 * top - 1) if self.m.op == "fmin" else top - 1
+                    continue
+            elif _is_nan(v, width):
                 continue
-            if _is_nan(m, width):
+            elif _is_nan(m, width):
                 mem[a] = v
                 continue
             wins = _key(v, width) > _key(m, width) if self.m.op == "fmax" \
@@ -148,7 +159,7 @@ class _Function:
 
 class RawModule:
     def __init__(self, path):
-        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|expand)\.ptx$",
+        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|perlane|expand)\.ptx$",
                      os.path.basename(path))
         if not m or ".entry bench(" not in open(path).read():
             raise ValueError(f"fake cupy: not a benchmark PTX file: {path}")

@@ -1,0 +1,98 @@
+; Warp aggregation on NVPTX (aggregate=auto, the default, for a function
+; whose target-cpu is sm_80 or later): atomicrmw fmax float, monotonic, on
+; global memory, result used.
+;  - activemask, and match.all.sync on the address: the aggregated path only
+;    where every active lane has the same address;
+;  - the key: the operand's bits, a NaN replaced by number's identity
+;    (all ones, which U maps to 0, the reduction's identity), mapped by U;
+;  - redux.sync.umax of the keys over the active lanes; the lowest active
+;    lane runs the lowered atomic (with its load, dispatch and fix-up) on
+;    U^-1 of the reduced key;
+;  - the result: the elected atomic's value, shuffled from that lane; the
+;    lowest lane that offered the reduced key (ballot) gets it, the others
+;    get the memory it left: umax in U, and over a NaN in memory the reduced
+;    value unless every operand was a NaN (key 0);
+;  - other warps run the original atomic, lowered per lane.
+; REQUIRES: nvptx
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
+
+target triple = "nvptx64-nvidia-cuda"
+
+define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
+  %old = atomicrmw fmax ptr addrspace(1) %p, float %v syncscope("device") monotonic, align 4
+  ret float %old
+}
+
+; CHECK-LABEL: define float @used(
+; CHECK:      [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT: [[ADDR:%[0-9]+]] = ptrtoint ptr addrspace(1) %p to i64
+; CHECK-NEXT: [[MATCH:%[0-9]+]] = call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 [[MASK]], i64 [[ADDR]])
+; CHECK-NEXT: [[SAME:%[0-9]+]] = extractvalue { i32, i1 } [[MATCH]], 1
+; CHECK-NEXT: br i1 [[SAME]], label %fatomic.warp.reduce, label %fatomic.warp.single
+
+; CHECK:      fatomic.warp.reduce:
+; CHECK-NEXT: [[BITS:%[0-9]+]] = bitcast float %v to i32
+; CHECK-NEXT: [[MAG:%[0-9]+]] = and i32 [[BITS]], 2147483647
+; CHECK-NEXT: [[NAN:%[0-9]+]] = icmp ugt i32 [[MAG]], 2139095040
+; CHECK-NEXT: [[OP:%[0-9]+]] = select i1 [[NAN]], i32 -1, i32 [[BITS]]
+; CHECK-NEXT: [[NEG:%[0-9]+]] = icmp slt i32 [[OP]], 0
+; CHECK-NEXT: [[KPOS:%[0-9]+]] = or i32 [[OP]], -2147483648
+; CHECK-NEXT: [[KNEG:%[0-9]+]] = xor i32 [[OP]], -1
+; CHECK-NEXT: [[KEY:%[0-9]+]] = select i1 [[NEG]], i32 [[KNEG]], i32 [[KPOS]]
+; CHECK-NEXT: [[RED:%[0-9]+]] = call i32 @llvm.nvvm.redux.sync.umax(i32 [[KEY]], i32 [[MASK]])
+; CHECK-NEXT: [[LANE:%[0-9]+]] = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+; CHECK-NEXT: [[LEADER:%[0-9]+]] = call i32 @llvm.cttz.i32(i32 [[MASK]], i1 true)
+; CHECK-NEXT: [[ISLEADER:%[0-9]+]] = icmp eq i32 [[LANE]], [[LEADER]]
+; CHECK-NEXT: br i1 [[ISLEADER]], label %fatomic.warp.elected, label %fatomic.warp.join
+
+; U^-1 of the reduced key, lowered like any operand.
+; CHECK:      fatomic.warp.elected:
+; CHECK-NEXT: [[FROMPOS:%[0-9]+]] = icmp slt i32 [[RED]], 0
+; CHECK-NEXT: [[NOTRED:%[0-9]+]] = xor i32 [[RED]], -1
+; CHECK-NEXT: [[CLEARED:%[0-9]+]] = xor i32 [[RED]], -2147483648
+; CHECK-NEXT: [[EBITS:%[0-9]+]] = select i1 [[FROMPOS]], i32 [[CLEARED]], i32 [[NOTRED]]
+; CHECK-NEXT: [[EVAL:%[0-9]+]] = bitcast i32 [[EBITS]] to float
+; CHECK:      load atomic i32, ptr addrspace(1) %p syncscope("device") monotonic, align 4
+; CHECK:      atomicrmw max ptr addrspace(1) %p
+; CHECK:      atomicrmw umin ptr addrspace(1) %p
+; CHECK:      cmpxchg ptr addrspace(1) %p
+
+; CHECK:      fatomic.warp.join:
+; CHECK-NEXT: [[FOUND:%[0-9]+]] = phi i32 [ {{%[0-9]+}}, %fatomic.done{{[0-9]+}} ], [ poison, %fatomic.warp.reduce ]
+; CHECK-NEXT: [[OLD:%[0-9]+]] = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[MASK]], i32 [[FOUND]], i32 [[LEADER]], i32 31)
+; CHECK-NEXT: [[OFFERS:%[0-9]+]] = icmp eq i32 [[KEY]], [[RED]]
+; CHECK-NEXT: [[OFFERED:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[MASK]], i1 [[OFFERS]])
+; CHECK-NEXT: [[OWNER:%[0-9]+]] = call i32 @llvm.cttz.i32(i32 [[OFFERED]], i1 true)
+; CHECK:      call i32 @llvm.umax.i32(i32 {{%[0-9]+}}, i32 [[RED]])
+; CHECK:      [[OLDNAN:%[0-9]+]] = icmp ugt i32 {{%[0-9]+}}, 2139095040
+; CHECK-NEXT: [[NONUMBER:%[0-9]+]] = icmp eq i32 [[RED]], 0
+; CHECK:      [[IFNAN:%[0-9]+]] = select i1 [[NONUMBER]], i32 [[OLD]], i32 {{%[0-9]+}}
+; CHECK-NEXT: [[AFTER:%[0-9]+]] = select i1 [[OLDNAN]], i32 [[IFNAN]], i32 {{%[0-9]+}}
+; CHECK-NEXT: [[ISOWNER:%[0-9]+]] = icmp eq i32 [[LANE]], [[OWNER]]
+; CHECK-NEXT: [[RES:%[0-9]+]] = select i1 [[ISOWNER]], i32 [[OLD]], i32 [[AFTER]]
+; CHECK-NEXT: [[RESF:%[0-9]+]] = bitcast i32 [[RES]] to float
+; CHECK-NEXT: br label %fatomic.warp.done
+
+; The original atomic, lowered per lane.
+; CHECK:      fatomic.warp.single:
+; CHECK-NEXT: bitcast float %v to i32
+; CHECK:      load atomic i32, ptr addrspace(1) %p syncscope("device") monotonic, align 4
+; CHECK:      atomicrmw max ptr addrspace(1) %p
+; CHECK:      atomicrmw umin ptr addrspace(1) %p
+
+; CHECK:      fatomic.warp.done:
+; CHECK-NEXT: [[R:%[0-9]+]] = phi float [ [[RESF]], %fatomic.warp.join ], [ {{%[0-9]+}}, %fatomic.done ]
+; CHECK-NEXT: ret float [[R]]
+; CHECK-NOT:  atomicrmw fmax
+
+; PTX-LABEL: .func  (.param .b32 func_retval0) used(
+; PTX:       activemask.b32
+; PTX:       match.all.sync.b64
+; PTX:       redux.sync.max.u32
+; PTX:       atom.global.max.s32
+; PTX:       atom.global.min.u32
+; PTX:       shfl.sync.idx.b32
+; PTX:       vote.sync.ballot.b32
+; PTX-NOT:   max.f32
