@@ -13,6 +13,9 @@ and the ratios (fatomic time / AtomicExpand time: below 1 means fatomic is
 faster; per-lane time / fatomic time: above 1 means aggregation is
 faster).
 
+The text between the NOTES markers of an existing output file (hand-written
+notes on the run) is kept when the page is written again.
+
 Refuses results that are incomplete, that failed a correctness check, or
 that came from the emulated CuPy of the tests (use --allow-emulated only to
 test this script; the page then says in its first line that it holds no
@@ -28,6 +31,8 @@ import json
 import sys
 
 PROG = "nvptx-report"
+NOTES_BEGIN = "<!-- NOTES: hand-written, kept when the report is regenerated -->"
+NOTES_END = "<!-- END NOTES -->"
 
 METHOD = """\
 ## How the figures are taken
@@ -192,13 +197,15 @@ def render(data, log_name):
         out.append(f"- Warp cases, fatomic's three variants: {wpassed} of "
                    f"{len(wchecked)} kernel runs ({addresses:,} addresses, "
                    f"{sum(w['threads'] for w in wchecked):,} threads) passed.  "
-                   "AtomicExpand (maxnum semantics, for information) differed "
+                   "AtomicExpand (LLVM's semantics, for information) differed "
                    f"at {sum(w['failed_addresses'] for w in warp if not w['checked']):,} "
                    "addresses.")
     differs = [s for s in special if not s["checked"] and not s["pass"]]
     if differs:
-        out.append("- Special values, AtomicExpand (LLVM's maxnum semantics, "
-                   "for information):")
+        out.append("- Special values, AtomicExpand (LLVM's own semantics: "
+                   "maxnum/minnum for fmax/fmin, maximum/minimum for "
+                   "fmaximum/fminimum, with any NaN and either zero; for "
+                   "information):")
         for s in differs:
             out.append(f"  - {s['kernel']} {s.get('operation', s['op'])} "
                        f"{s['ordering']}: "
@@ -362,6 +369,18 @@ def render_pending():
         "tables by the last command above.\n"])
 
 
+def kept_notes(path):
+    """The notes of an existing page at path, or None."""
+    try:
+        with open(path) as f:
+            old = f.read()
+    except OSError:
+        return None
+    if NOTES_BEGIN in old and NOTES_END in old:
+        return old.split(NOTES_BEGIN, 1)[1].split(NOTES_END, 1)[0].strip("\n")
+    return None
+
+
 def main(argv):
     parser = argparse.ArgumentParser(
         prog=PROG, description="Write docs/nvptx-performance.md from the "
@@ -389,6 +408,9 @@ def main(argv):
     if args.output == "-":
         sys.stdout.write(text)
     else:
+        notes = kept_notes(args.output)
+        if notes is not None:
+            text = text.rstrip("\n") + f"\n\n{NOTES_BEGIN}\n{notes}\n{NOTES_END}\n"
         with open(args.output, "w") as f:
             f.write(text)
     return 0
