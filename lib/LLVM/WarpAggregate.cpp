@@ -41,7 +41,9 @@ std::optional<unsigned> smArch(StringRef CPU) {
 
 /// Address spaces in which one address names one memory for every lane of
 /// a warp: generic (checked at run time for local memory), global, shared.
-bool isWarpSharedAddressSpace(unsigned AS) { return AS == 0 || AS == 1 || AS == 3; }
+bool isWarpSharedAddressSpace(unsigned AS) {
+  return AS == 0 || AS == 1 || AS == 3;
+}
 
 /// Emits the aggregated form of one atomic (WarpAggregate.h).
 class WarpAggregate {
@@ -124,8 +126,9 @@ Value *WarpAggregate::emitKey() {
 /// The best key of the active lanes: redux.sync on 32 bits; for 64, the
 /// best high half, then the best low half among the lanes that have it.
 Value *WarpAggregate::emitReduce(Value *Key) {
-  const Intrinsic::ID Redux = Op == FloatOp::Max ? Intrinsic::nvvm_redux_sync_umax
-                                                 : Intrinsic::nvvm_redux_sync_umin;
+  const Intrinsic::ID Redux = Op == FloatOp::Max
+                                  ? Intrinsic::nvvm_redux_sync_umax
+                                  : Intrinsic::nvvm_redux_sync_umin;
   if (Bits == 32)
     return call(Redux, {Key, Mask});
   Type *I32 = B.getInt32Ty();
@@ -159,8 +162,9 @@ Value *WarpAggregate::emitBroadcast(Value *W, Value *Lane) {
 /// operand of key \p Reduced: the policy's combination in the U order.
 Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
   Value *OldKey = emitToOrdered(Old);
-  Value *Best = Op == FloatOp::Max ? B.CreateBinaryIntrinsic(Intrinsic::umax, OldKey, Reduced)
-                                   : B.CreateBinaryIntrinsic(Intrinsic::umin, OldKey, Reduced);
+  Value *Best = Op == FloatOp::Max
+                    ? B.CreateBinaryIntrinsic(Intrinsic::umax, OldKey, Reduced)
+                    : B.CreateBinaryIntrinsic(Intrinsic::umin, OldKey, Reduced);
   Value *After = emitFromOrdered(Best);
   if (Policy == NanPolicy::Fast)
     return After;
@@ -170,8 +174,8 @@ Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
     return B.CreateSelect(OldIsNaN, Old, After);
   // number: any number replaces a NaN in memory; only NaN operands (the
   // identity key) leave it.
-  Value *NoNumber = B.CreateICmpEQ(
-      Reduced, word(toOrdered(identityPattern(Op, Bits), Bits)));
+  Value *NoNumber =
+      B.CreateICmpEQ(Reduced, word(toOrdered(identityPattern(Op, Bits), Bits)));
   Value *IfNaN = B.CreateSelect(NoNumber, Old, emitFromOrdered(Reduced));
   return B.CreateSelect(OldIsNaN, IfNaN, After);
 }
@@ -212,8 +216,8 @@ AtomicRMWInst &WarpAggregate::run() {
 
   B.SetInsertPoint(Elected);
   auto *One = cast<AtomicRMWInst>(RMW.clone());
-  One->setOperand(1,
-                  B.CreateBitCast(emitFromOrdered(Reduced), RMW.getType()));
+  // The value operand: U^-1 of the reduced key.
+  One->setOperand(1, B.CreateBitCast(emitFromOrdered(Reduced), RMW.getType()));
   B.Insert(One);
   Value *ElectedWord = RMW.use_empty() ? nullptr : B.CreateBitCast(One, WordTy);
   B.CreateBr(Join);
@@ -245,7 +249,8 @@ AtomicRMWInst &WarpAggregate::run() {
 } // namespace
 
 bool targetAggregates(const Function &F, Aggregation Aggregate) {
-  if (Aggregate == Aggregation::Off || !F.getParent()->getTargetTriple().isNVPTX())
+  if (Aggregate == Aggregation::Off ||
+      !F.getParent()->getTargetTriple().isNVPTX())
     return false;
   Attribute CPU = F.getFnAttribute("target-cpu");
   if (!CPU.isValid())

@@ -123,6 +123,7 @@ int main() {
   // Warp aggregation: one reduction for f32, two for f64; the elected
   // lane's and the per-lane atomic share a helper.
   Ok &= check(NvptxSource, "lower-float-atomic-minmax", 2, 3);
-  Ok &= check(NvptxSource, "function(lower-float-atomic-minmax<nan=fast>)", 0, 3);
+  Ok &= check(NvptxSource, "function(lower-float-atomic-minmax<nan=fast>)", 0,
+              3);
   return Ok ? 0 : 1;
 }
