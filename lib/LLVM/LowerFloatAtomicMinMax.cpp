@@ -1296,68 +1296,65 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
   }
 }
 
-/// Aggregates over the warp the float atomics of \p F that may be
-/// (WarpAggregate.h), before the lowering collects them.  The elected lane's
-/// atomic of an atomic proven exclusive is added to \p ExclusiveCopies.
-/// Returns whether \p F changed.  aggregate=subgroup on a module that is not
+/// Aggregates over the warp the collected atomics of \p F that may be
+/// (WarpAggregate.h), where its target allows it.  Each stays in its list
+/// as the per-lane atomic, and the elected lane's atomic joins the same list
+/// just before it, with the same kind and proof.  aggregate=subgroup on a module that is not
 /// NVPTX is an error, reported once per function that has float atomics.
-bool aggregateWarpAtomics(
-    Function &F, const LoweringOptions &Options,
-    function_ref<bool(const AtomicRMWInst &)> IsExclusive,
-    SmallPtrSetImpl<const AtomicRMWInst *> &ExclusiveCopies) {
-  const bool Aggregates = targetAggregates(F, Options.Aggregate);
-  const bool Refused = Options.Aggregate == Aggregation::Subgroup &&
-                       !F.getParent()->getTargetTriple().isNVPTX();
-  if (!Aggregates && !Refused)
-    return false;
-  SmallVector<std::pair<AtomicRMWInst *, FloatAtomic>, 4> Aggregable;
-  for (Instruction &I : instructions(F))
-    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-      if (std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW)) {
-        if (Refused) {
+void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
+                          SmallVectorImpl<FloatAtomic> &Atomics,
+                          SmallVectorImpl<FloatAtomic> &ToOutline) {
+  if (Options.Aggregate == Aggregation::Subgroup &&
+      !F.getParent()->getTargetTriple().isNVPTX()) {
+    for (const SmallVectorImpl<FloatAtomic> *List : {&Atomics, &ToOutline})
+      for (const FloatAtomic &A : *List)
+        if (isa<AtomicRMWInst>(A.Inst)) {
           F.getContext().diagnose(DiagnosticInfoUnsupported(
               F, "lower-float-atomic-minmax: aggregate=subgroup needs an "
                  "NVPTX target (module triple '" +
                      F.getParent()->getTargetTriple().str() + "')",
-              RMW->getDebugLoc()));
-          return false;
+              A.Inst->getDebugLoc()));
+          return;
         }
-        if (isWarpAggregable(*RMW))
-          Aggregable.emplace_back(RMW, *A);
-      }
-  for (auto [RMW, A] : Aggregable) {
-    AtomicRMWInst &Elected = aggregateOverWarp(
-        *RMW, A.Op, Options.policyFor(A.DefaultPolicy));
-    if (IsExclusive(*RMW))
-      ExclusiveCopies.insert(&Elected);
+    return;
   }
-  return !Aggregable.empty();
+  if (!targetAggregates(F, Options.Aggregate))
+    return;
+  for (SmallVectorImpl<FloatAtomic> *List : {&Atomics, &ToOutline}) {
+    SmallVector<FloatAtomic, 8> WithElected;
+    for (const FloatAtomic &A : *List) {
+      auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst);
+      if (RMW && isWarpAggregable(*RMW)) {
+        // Before the per-lane atomic, as its block comes first.
+        FloatAtomic &Elected = WithElected.emplace_back(A);
+        Elected.Inst = &aggregateOverWarp(*RMW, A.Op,
+                                          Options.policyFor(A.DefaultPolicy));
+      }
+      WithElected.push_back(A);
+    }
+    *List = std::move(WithElected);
+  }
 }
 
 /// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
 /// where it is given and the atomic can be outlined, otherwise in place
 /// (collectAtomics says which, and reports what cannot be lowered).  With
-/// \p AggregateWarps, aggregateWarpAtomics goes first.  Returns whether \p F
-/// changed.
+/// \p AggregateWarps, aggregateWarpAtomics runs on the collected atomics
+/// first.  Returns whether \p F changed.
 bool lowerFunction(Function &F, const LoweringOptions &Options,
                    Outliner *Outline,
                    SmallSetVector<Function *, 2> &DxilCallees,
                    function_ref<bool(const AtomicRMWInst &)> IsExclusive,
                    bool AggregateWarps) {
-  SmallPtrSet<const AtomicRMWInst *, 4> ExclusiveCopies;
-  const bool Aggregated =
-      AggregateWarps &&
-      aggregateWarpAtomics(F, Options, IsExclusive, ExclusiveCopies);
-  auto IsExclusiveOrCopy = [&](const AtomicRMWInst &RMW) {
-    return ExclusiveCopies.contains(&RMW) || IsExclusive(RMW);
-  };
   SmallVector<FloatAtomic, 8> Atomics, ToOutline;
-  collectAtomics(F, Options, Outline != nullptr, DxilCallees,
-                 IsExclusiveOrCopy, Atomics, ToOutline);
+  collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
+                 Atomics, ToOutline);
+  if (AggregateWarps)
+    aggregateWarpAtomics(F, Options, Atomics, ToOutline);
   for (const FloatAtomic &A : ToOutline)
     Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
   if (Atomics.empty())
-    return Aggregated || !ToOutline.empty();
+    return !ToOutline.empty();
 
   MDNode *Unlikely = nullptr;
   SmallVector<LaneConstants, 2> Constants; // by FP type

@@ -60,6 +60,8 @@ private:
     return B.CreateIntrinsic(ID, {}, Args);
   }
   Constant *word(uint64_t V) { return ConstantInt::get(WordTy, V); }
+  Value *emitIsNaN(Value *W);
+  Value *emitJoin(Value *High, Value *Low);
   Value *emitUniform();
   Value *emitKey();
   Value *emitReduce(Value *Key);
@@ -94,18 +96,37 @@ Value *WarpAggregate::emitUniform() {
   return B.CreateAnd(Uniform, B.CreateNot(Local));
 }
 
+// Each value below is made in its own statement: the order of the
+// instructions does not depend on the order in which the compiler
+// evaluates arguments.
+
+/// Whether the word \p W is a NaN.
+Value *WarpAggregate::emitIsNaN(Value *W) {
+  Value *Magnitude = B.CreateAnd(W, word(widthMask(Bits) >> 1));
+  return B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
+}
+
+/// The 64-bit word of two 32-bit halves.
+Value *WarpAggregate::emitJoin(Value *High, Value *Low) {
+  Value *LowWord = B.CreateZExt(Low, WordTy);
+  Value *HighWord = B.CreateShl(B.CreateZExt(High, WordTy), 32);
+  return B.CreateOr(HighWord, LowWord);
+}
+
 /// U of a word.
 Value *WarpAggregate::emitToOrdered(Value *W) {
   Value *Negative = B.CreateICmpSLT(W, word(0));
-  return B.CreateSelect(Negative, B.CreateNot(W),
-                        B.CreateOr(W, word(signBit(Bits))));
+  Value *FromPositive = B.CreateOr(W, word(signBit(Bits)));
+  Value *FromNegative = B.CreateNot(W);
+  return B.CreateSelect(Negative, FromNegative, FromPositive);
 }
 
 /// U^-1 of a key.
 Value *WarpAggregate::emitFromOrdered(Value *K) {
-  Value *FromPositive = B.CreateICmpSLT(K, word(0));
-  return B.CreateSelect(FromPositive, B.CreateXor(K, word(signBit(Bits))),
-                        B.CreateNot(K));
+  Value *OfPositive = B.CreateICmpSLT(K, word(0));
+  Value *ToNegative = B.CreateNot(K);
+  Value *ToPositive = B.CreateXor(K, word(signBit(Bits)));
+  return B.CreateSelect(OfPositive, ToPositive, ToNegative);
 }
 
 /// The operand's key: its bits with a NaN rewritten as the lowering
@@ -114,8 +135,7 @@ Value *WarpAggregate::emitFromOrdered(Value *K) {
 Value *WarpAggregate::emitKey() {
   Value *W = B.CreateBitCast(RMW.getValOperand(), WordTy);
   if (Policy != NanPolicy::Fast) {
-    Value *Magnitude = B.CreateAnd(W, word(widthMask(Bits) >> 1));
-    Value *IsNaN = B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
+    Value *IsNaN = emitIsNaN(W);
     uint64_t Pattern = Policy == NanPolicy::Number ? identityPattern(Op, Bits)
                                                    : stickyPattern(Op, Bits);
     W = B.CreateSelect(IsNaN, word(Pattern), W);
@@ -136,11 +156,11 @@ Value *WarpAggregate::emitReduce(Value *Key) {
   Value *BestHigh = call(Redux, {High, Mask});
   Value *Low = B.CreateTrunc(Key, I32);
   // A lane without the best high half offers the reduction's identity.
-  Value *Offered = B.CreateSelect(B.CreateICmpEQ(High, BestHigh), Low,
+  Value *HasBestHigh = B.CreateICmpEQ(High, BestHigh);
+  Value *Offered = B.CreateSelect(HasBestHigh, Low,
                                   B.getInt32(Op == FloatOp::Max ? 0 : ~0u));
   Value *BestLow = call(Redux, {Offered, Mask});
-  return B.CreateOr(B.CreateShl(B.CreateZExt(BestHigh, WordTy), 32),
-                    B.CreateZExt(BestLow, WordTy));
+  return emitJoin(BestHigh, BestLow);
 }
 
 /// \p W of lane \p Lane, in every active lane.
@@ -154,8 +174,7 @@ Value *WarpAggregate::emitBroadcast(Value *W, Value *Lane) {
   Type *I32 = B.getInt32Ty();
   Value *Low = Shuffle(B.CreateTrunc(W, I32));
   Value *High = Shuffle(B.CreateTrunc(B.CreateLShr(W, 32), I32));
-  return B.CreateOr(B.CreateShl(B.CreateZExt(High, WordTy), 32),
-                    B.CreateZExt(Low, WordTy));
+  return emitJoin(High, Low);
 }
 
 /// The memory after the elected atomic, which found \p Old and applied the
@@ -168,8 +187,7 @@ Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
   Value *After = emitFromOrdered(Best);
   if (Policy == NanPolicy::Fast)
     return After;
-  Value *Magnitude = B.CreateAnd(Old, word(widthMask(Bits) >> 1));
-  Value *OldIsNaN = B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
+  Value *OldIsNaN = emitIsNaN(Old);
   if (Policy == NanPolicy::Propagate) // a NaN in memory stays
     return B.CreateSelect(OldIsNaN, Old, After);
   // number: any number replaces a NaN in memory; only NaN operands (the
@@ -188,8 +206,9 @@ Value *WarpAggregate::emitResult(Value *Elected, Value *Key, Value *Reduced) {
   Value *Offered = call(Intrinsic::nvvm_vote_ballot_sync,
                         {Mask, B.CreateICmpEQ(Key, Reduced)});
   Value *Owner = B.CreateBinaryIntrinsic(Intrinsic::cttz, Offered, B.getTrue());
-  return B.CreateSelect(B.CreateICmpEQ(LaneId, Owner), Old,
-                        emitMemoryAfter(Old, Reduced));
+  Value *After = emitMemoryAfter(Old, Reduced);
+  Value *IsOwner = B.CreateICmpEQ(LaneId, Owner);
+  return B.CreateSelect(IsOwner, Old, After);
 }
 
 AtomicRMWInst &WarpAggregate::run() {
