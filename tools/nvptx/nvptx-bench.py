@@ -1269,29 +1269,22 @@ def cmd_selftest(args):
             texts = {v: open(os.path.join(args.bundle, k["files"][v]["ptx"])).read()
                      for v in VARIANTS}
             ty, op = k["type"], k["op"]
-            expect(check_fatomic_ptx(texts["fatomic"], ty, op) == [],
-                   f"{k['name']} fatomic PTX check")
-            expect(check_fatomic_ptx(texts["perlane"], ty, op, aggregated=False) == [],
-                   f"{k['name']} perlane PTX check")
-            expect(check_fatomic_ptx(texts["perlane"], ty, op) != [],
-                   f"{k['name']}: the aggregated check accepts the perlane PTX")
-            expect(check_fatomic_ptx(texts["fatomic"], ty, op, aggregated=False) != [],
-                   f"{k['name']}: the perlane check accepts the aggregated PTX")
-            expect(check_fatomic_ptx(texts["calls"], ty, op, calls=True) == [],
-                   f"{k['name']} calls PTX check")
-            expect(check_fatomic_ptx(texts["calls"], ty, op) != [],
-                   f"{k['name']}: the fatomic check accepts the calls PTX")
-            expect(check_fatomic_ptx(texts["fatomic"], ty, op, calls=True) != [],
-                   f"{k['name']}: the calls check accepts the fatomic PTX")
-            expect(check_fatomic_ptx(texts["expand"], ty, op, calls=True) != [],
-                   f"{k['name']}: the calls check accepts the expand PTX")
-            expect(check_expand_ptx(texts["expand"], ty, op) == [],
-                   f"{k['name']} expand PTX check")
-            # The checks must tell the two apart.
-            expect(check_fatomic_ptx(texts["expand"], ty, op) != [],
-                   f"{k['name']}: the fatomic check accepts the expand PTX")
-            expect(check_expand_ptx(texts["fatomic"], ty, op) != [],
-                   f"{k['name']}: the expand check accepts the fatomic PTX")
+            # Each PTX check accepts its own variant's PTX and rejects the
+            # others named: the checks tell the shapes apart.
+            ptx_checks = {
+                "fatomic": (lambda t: check_fatomic_ptx(t, ty, op),
+                            ("perlane", "calls", "expand")),
+                "perlane": (lambda t: check_fatomic_ptx(t, ty, op, aggregated=False),
+                            ("fatomic",)),
+                "calls": (lambda t: check_fatomic_ptx(t, ty, op, calls=True),
+                          ("fatomic", "expand")),
+                "expand": (lambda t: check_expand_ptx(t, ty, op), ("fatomic",)),
+            }
+            for own, (check, others) in ptx_checks.items():
+                expect(check(texts[own]) == [], f"{k['name']} {own} PTX check")
+                for other in others:
+                    expect(check(texts[other]) != [],
+                           f"{k['name']}: the {own} check accepts the {other} PTX")
         shipped = os.path.join(args.bundle, "run.py")
         expect(open(shipped).read() == open(os.path.abspath(__file__)).read(),
                "run.py is this script")
