@@ -70,6 +70,9 @@ subs = [
         config.fatomic_src_root, "tools", "nvptx", "nvptx-bench.py")),
     ("%nvptx-report", python + " " + os.path.join(
         config.fatomic_src_root, "tools", "nvptx", "nvptx-report.py")),
+    # The race test of NVPTX warp aggregation (bundle/run/selftest).
+    ("%nvptx-race", python + " " + os.path.join(
+        config.fatomic_src_root, "tools", "nvptx", "nvptx-race.py")),
     # Runs fatomic-opt on bad input and checks exit 1, one error, nothing
     # written (see the script); prints the diagnostics for FileCheck.
     ("%expect-bad-input",

@@ -203,8 +203,12 @@ Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
 /// others come after it and get the memory it left.
 Value *WarpAggregate::emitResult(Value *Elected, Value *Key, Value *Reduced) {
   Value *Old = emitBroadcast(Elected, Leader);
-  Value *Offered = call(Intrinsic::nvvm_vote_ballot_sync,
-                        {Mask, B.CreateICmpEQ(Key, Reduced)});
+  // Masked again: on sm_90 the ballot also holds the votes of lanes outside
+  // the mask that run the same instruction at the same time (another loop
+  // iteration's group), which would name a foreign lane as the owner.
+  Value *Offered = B.CreateAnd(call(Intrinsic::nvvm_vote_ballot_sync,
+                                    {Mask, B.CreateICmpEQ(Key, Reduced)}),
+                               Mask);
   Value *Owner = B.CreateBinaryIntrinsic(Intrinsic::cttz, Offered, B.getTrue());
   Value *After = emitMemoryAfter(Old, Reduced);
   Value *IsOwner = B.CreateICmpEQ(LaneId, Owner);

@@ -17,7 +17,7 @@
 //            br laneid == cttz(mask), elected, join
 //   elected: e = atomicrmw fmax ptr %p, float U^-1(r) monotonic
 //   join:    [used] o = shfl.sync.idx(mask, e, cttz(mask))
-//            owner = cttz(ballot.sync(mask, k == r))
+//            owner = cttz(ballot.sync(mask, k == r) & mask)
 //            result = laneid == owner ? o : memory after o and U^-1(r)
 //   single:  s = atomicrmw fmax ptr %p, float %v monotonic  (the original)
 //   done:    old = phi(result, s)

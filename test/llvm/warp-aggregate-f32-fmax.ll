@@ -9,7 +9,8 @@
 ;    lane runs the lowered atomic (with its load, dispatch and fix-up) on
 ;    U^-1 of the reduced key;
 ;  - the result: the elected atomic's value, shuffled from that lane; the
-;    lowest lane that offered the reduced key (ballot) gets it, the others
+;    lowest lane that offered the reduced key (ballot, masked again: the
+;    ballot of sm_90 also holds lanes outside the mask) gets it, the others
 ;    get the memory it left: umax in U, and over a NaN in memory the reduced
 ;    value unless every operand was a NaN (key 0);
 ;  - other warps run the original atomic, lowered per lane.
@@ -63,7 +64,8 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK-NEXT: [[FOUND:%[0-9]+]] = phi i32 [ {{%[0-9]+}}, %fatomic.done{{[0-9]+}} ], [ poison, %fatomic.warp.reduce ]
 ; CHECK-NEXT: [[OLD:%[0-9]+]] = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[MASK]], i32 [[FOUND]], i32 [[LEADER]], i32 31)
 ; CHECK-NEXT: [[OFFERS:%[0-9]+]] = icmp eq i32 [[KEY]], [[RED]]
-; CHECK-NEXT: [[OFFERED:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[MASK]], i1 [[OFFERS]])
+; CHECK-NEXT: [[VOTES:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[MASK]], i1 [[OFFERS]])
+; CHECK-NEXT: [[OFFERED:%[0-9]+]] = and i32 [[VOTES]], [[MASK]]
 ; CHECK-NEXT: [[OWNER:%[0-9]+]] = call i32 @llvm.cttz.i32(i32 [[OFFERED]], i1 true)
 ; CHECK:      call i32 @llvm.umax.i32(i32 {{%[0-9]+}}, i32 [[RED]])
 ; CHECK:      [[OLDNAN:%[0-9]+]] = icmp ugt i32 {{%[0-9]+}}, 2139095040
@@ -88,11 +90,12 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK-NOT:  atomicrmw fmax
 
 ; PTX-LABEL: .func  (.param .b32 func_retval0) used(
-; PTX:       activemask.b32
+; PTX:       activemask.b32 [[PMASK:%r[0-9]+]];
 ; PTX:       match.all.sync.b64
 ; PTX:       redux.sync.max.u32
 ; PTX:       atom.global.max.s32
 ; PTX:       atom.global.min.u32
 ; PTX:       shfl.sync.idx.b32
-; PTX:       vote.sync.ballot.b32
+; PTX:       vote.sync.ballot.b32 [[PVOTES:%r[0-9]+]], {{%p[0-9]+}}, [[PMASK]];
+; PTX-NEXT:  and.b32 {{%r[0-9]+}}, [[PVOTES]], [[PMASK]];
 ; PTX-NOT:   max.f32

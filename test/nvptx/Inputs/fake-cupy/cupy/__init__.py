@@ -1,14 +1,19 @@
-"""A stand-in for CuPy that runs the NVPTX benchmark's kernels on the host.
+"""A stand-in for CuPy that runs the NVPTX benchmark's and race test's
+kernels on the host.
 
-Only for exercising `nvptx-bench.py run` (its bookkeeping, checks, result
-files and exit status) on a machine without a GPU.  It does not read the PTX:
+Only for exercising `nvptx-bench.py run` and `nvptx-race.py run` (their
+bookkeeping, checks, result files and exit status) on a machine without a
+GPU.  It does not read the PTX:
 each kernel is emulated from its name (the module's file name gives the type,
 the operation and whether the result is used), sequentially, with NaN
 handling of the `number` policy (`propagate` for special_ieee).  The device it reports is named
 "EMULATED" so that nothing it produces passes for a measurement
 (nvptx-report.py refuses it).  With FAKE_CUPY_CORRUPT=1 it flips a bit of
 the memory after each of fatomic's kernels (written out and calls), so
-that the checks must fail.
+that the checks must fail; after the aggregated race kernels, a bit of the
+last address's final memory.  The race kernel runs its racer at a different
+place among the lanes' operations at each address (a serial order the
+oracle must accept).
 """
 
 import os
@@ -104,6 +109,9 @@ class _Function:
 
     def __call__(self, grid, block, args):
         threads = grid[0] * block[0]
+        if self.name == "race":
+            self._race(*args)
+            return
         if self.name == "bench":
             self._bench(threads, *args)
         elif self.name == "floor":  # no atomic, nothing to emulate
@@ -157,8 +165,45 @@ class _Function:
                 mem[a] = v
 
 
+    def _race(self, vals, dst, ret, sync, took, lret, n, rv):
+        """nvptx-race.py's kernel, serially: at address a the racer runs
+        after a % (k + 1) of the k lanes' operations."""
+        import race_agg  # beside run.py, which put it on the path
+        from race_model import canon, minmax
+        case = race_agg.cases()[self.m.case]
+        pol, slots = case["policy"], race_agg.SLOTS
+        rv = int(numpy.array([rv], dtype=numpy.float32).view(numpy.uint32)[0])
+        for a in range(int(n)):
+            lanes = sorted(race_agg.expected_lanes(case, a, 32).items())
+            racer_at = a % (len(lanes) + 1)
+            for pos in range(len(lanes) + 1):
+                m = int(dst[a])
+                if pos == racer_at:
+                    if case["racer"] in ("xchg", "cas"):
+                        ret[a] = m
+                    if case["racer"] == "xchg" or (case["racer"] == "cas"
+                                                   and m == case["init"]):
+                        dst[a] = rv
+                    elif case["racer"] not in ("xchg", "cas"):
+                        dst[a] = canon(pol, minmax(case["racer"], pol, m, rv))
+                    m = int(dst[a])
+                if pos == len(lanes):
+                    break
+                lane, idx = lanes[pos]
+                took[a * slots + lane] = idx + 1
+                if case["used"]:
+                    lret[a * slots + lane] = m
+                dst[a] = canon(pol, minmax(case["kind"], pol, m, int(vals[idx])))
+        if os.environ.get("FAKE_CUPY_CORRUPT") and self.m.variant != "perlane":
+            dst[int(n) - 1] ^= 1
+
+
 class RawModule:
     def __init__(self, path):
+        race = re.match(r"(agg-.*)\.(fatomic|perlane)\.ptx$", os.path.basename(path))
+        if race and ".entry race(" in open(path).read():
+            self.case, self.variant = race.group(1), race.group(2)
+            return
         m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|perlane|expand)\.ptx$",
                      os.path.basename(path))
         if not m or ".entry bench(" not in open(path).read():
