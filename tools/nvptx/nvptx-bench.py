@@ -31,8 +31,10 @@ Two halves, run on two machines:
            rising values, over 1, 1024 and 2^20 addresses; CUDA events, the
            median of RUNS launches after one warm-up; the final memory of
            every launch is compared bit for bit with the per-address maximum
-           (minimum) computed on the host.  Writes results.json and log.txt
-           to --out.
+           (minimum) computed on the host.  Then the few-lanes cells: fmax
+           at one address run by only the lowest 1, 2 or 4 lanes of each
+           warp (@sparse), aggregated and per lane, each launch checked.
+           Writes results.json and log.txt to --out.
 
   selftest (anywhere with numpy) checks the host-side logic: the index and
            value arithmetic and the host expectation against a plain Python
@@ -93,6 +95,9 @@ PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
 # The variants whose benchmark kernel is aggregated over the warp (the
 # pass's default for sm_80 and later).
 AGGREGATED = ("fatomic", "calls")
+
+# Active lanes per warp in the few-lanes cells (@sparse).
+SPARSE_LANES = (1, 2, 4)
 
 # The benchmark's shape (the Vulkan anchors use the same).
 THREADS = 1 << 20
@@ -179,6 +184,7 @@ def emit_ir(ty, op, used):
     # The same work without the atomic: each value is summed instead, as a
     # used result is (the floor under any lowering of the atomic).
     out += bench_kernel(ty, op, True, "floor")
+    out += bench_kernel(ty, op, used, "sparse")
     out += special_kernels(ty, op, used)
     # What clang writes for --cuda-gpu-arch=sm_90: the pass aggregates over
     # the warp from sm_80 on.
@@ -187,25 +193,36 @@ def emit_ir(ty, op, used):
 
 
 def bench_kernel(ty, op, used, name):
-    """The benchmark kernel (module docstring); @floor has no atomic."""
+    """The benchmark kernel (module docstring); @floor has no atomic;
+    @sparse runs the atomic in the lanes below %lanes of each warp only
+    (the others skip it), to show what aggregation costs when few lanes
+    take part."""
     ft, it, size = IR_TYPE[ty], INT_TYPE[ty], SIZE[ty]
     g = "ptr addrspace(1)"
     step = "fadd" if op == "fmax" else "fsub"
+    sparse = name == "sparse"
+    latch = "cont" if sparse else "loop"
     out = [
         f"define ptx_kernel void @{name}({g} %vals, {g} %dst, {g} %sink, "
-        "i32 %vmask, i32 %mask, i32 %iters, i32 %rising) #0 {",
+        "i32 %vmask, i32 %mask, i32 %iters, i32 %rising"
+        + (", i32 %lanes" if sparse else "") + ") #0 {",
         "entry:",
         *GLOBAL_INDEX,
         f"  %ih = mul i32 %i, {HASH_I - (1 << 32)}",
         "  %rise = icmp ne i32 %rising, 0",
         "  %any = icmp ne i32 %iters, 0",
+    ]
+    if sparse:
+        out += [f"  %lane = and i32 %i, {WARP - 1}",
+                "  %takes = icmp ult i32 %lane, %lanes"]
+    out += [
         "  br i1 %any, label %loop, label %exit",
         "",
         "loop:",
-        "  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]",
+        f"  %k = phi i32 [ 0, %entry ], [ %k.next, %{latch} ]",
     ]
     if used:
-        out.append(f"  %acc = phi {ft} [ 0.0, %entry ], [ %acc.next, %loop ]")
+        out.append(f"  %acc = phi {ft} [ 0.0, %entry ], [ %acc.next, %{latch} ]")
     out += [
         f"  %kh = mul i32 %k, {HASH_K}",
         "  %j = add i32 %ih, %kh",
@@ -223,12 +240,20 @@ def bench_kernel(ty, op, used, name):
         f"  %v = {step} {ft} %v0, %kf",
         "  %a64 = zext i32 %a to i64",
         f"  %dp = getelementptr inbounds {ft}, {g} %dst, i64 %a64",
-        f"  %old = atomicrmw {op} {g} %dp, {ft} %v "
-        f'syncscope("device") monotonic, align {size}' if name != "floor" else
-        f"  %old = fadd {ft} %v, -0.0",
     ]
+    if sparse:
+        out += ["  br i1 %takes, label %atomic, label %cont", "atomic:"]
+    out.append(f"  %old = atomicrmw {op} {g} %dp, {ft} %v "
+               f'syncscope("device") monotonic, align {size}' if name != "floor" else
+               f"  %old = fadd {ft} %v, -0.0")
+    got = "%old"
+    if sparse:
+        out += ["  br label %cont", "cont:"]
+        if used:
+            out.append(f"  %got = phi {ft} [ %old, %atomic ], [ -0.0, %loop ]")
+            got = "%got"
     if used:
-        out.append(f"  %acc.next = fadd {ft} %acc, %old")
+        out.append(f"  %acc.next = fadd {ft} %acc, {got}")
     out += [
         "  %k.next = add i32 %k, 1",
         "  %more = icmp ult i32 %k.next, %iters",
@@ -238,7 +263,7 @@ def bench_kernel(ty, op, used, name):
     ]
     if used:
         out += [
-            f"  %sum = phi {ft} [ 0.0, %entry ], [ %acc.next, %loop ]",
+            f"  %sum = phi {ft} [ 0.0, %entry ], [ %acc.next, %{latch} ]",
             f"  %sumbits = bitcast {ft} %sum to {it}",
             f"  %hit = icmp eq {it} %sumbits, {SINK_PATTERN[ty]}",
             "  br i1 %hit, label %keep, label %done",
@@ -328,6 +353,9 @@ def check_fatomic_ptx(ptx, ty, op, calls=False, aggregated=True):
             problems.append(f"{len(redux)} redux.sync.{op[1:]}.u32, not {BITS[ty] // 32}")
     elif re.search(r"\bredux\.sync\.", body):
         problems.append("a redux.sync (aggregated, which this variant must not be)")
+    sparse = ptx_entry(ptx, "sparse") or ""
+    if aggregated != bool(re.search(r"\bredux\.sync\.", sparse)):
+        problems.append("the sparse kernel is " + ("not " if aggregated else "") + "aggregated")
     if calls:
         if not re.search(r"\bcall(\.uni)?\s", body):
             problems.append("the bench kernel calls no function")
@@ -875,6 +903,57 @@ def time_floor(np, cp, modules, ty, op, pattern, args, blocks, vals, sink,
         failures.append(f"floor {ty} {op} {pattern}: the sink was written")
 
 
+def time_sparse(np, cp, modules, model, args, blocks, vals, sink, results, failures, log):
+    """Times @sparse (the atomic in the lowest SPARSE_LANES lanes of each
+    warp only) at one address, aggregated and per lane: whether aggregation
+    needs a threshold of active lanes.  Every launch's memory is checked
+    against the extremum of the lanes that ran."""
+    start_ev, end_ev = cp.cuda.Event(), cp.cuda.Event()
+    lane = np.arange(args.threads) % WARP
+    for ty in TYPES:
+        u = uint_dtype(np, ty)
+        init = model.initial_bits(ty, "fmax")
+        dst = cp.empty(1, dtype=u)
+        for pattern in PATTERNS:
+            keys = model.keys(ty, "fmax", pattern)
+            init_key = order_key(np, np.array([init], dtype=u), ty)[0]
+            for lanes in SPARSE_LANES:
+                took = np.repeat(lane < lanes, args.iters)
+                want = order_key_inverse(
+                    np, np.array([max(init_key, keys[took].max())], dtype=u), ty)
+                for used in (False, True):
+                    row = {}
+                    for variant in ("fatomic", "perlane"):
+                        fn = modules[(kernel_name(ty, "fmax", used), variant)].get_function(
+                            "sparse")
+                        times, bad = [], 0
+                        for r in range(args.runs + 1):
+                            dst.fill(init)
+                            start_ev.record()
+                            fn((blocks,), (BLOCK,),
+                               (vals[ty], dst, sink[ty], np.uint32(NVALS - 1), np.uint32(0),
+                                np.uint32(args.iters), np.uint32(pattern == "rising"),
+                                np.uint32(lanes)))
+                            end_ev.record()
+                            end_ev.synchronize()
+                            if r > 0:
+                                times.append(cp.cuda.get_elapsed_time(start_ev, end_ev))
+                            bad += int(cp.asnumpy(dst)[0] != want[0])
+                        row[variant] = statistics.median(times)
+                        results["sparse"].append({
+                            "type": ty, "op": "fmax", "used": used, "values": pattern,
+                            "lanes": lanes, "variant": variant, "ms_median": row[variant],
+                            "runs_ms": times, "memory_bad_runs": bad})
+                        if bad:
+                            failures.append(f"sparse {ty} fmax lanes={lanes} {pattern} "
+                                            f"{'used' if used else 'unused'} {variant}: "
+                                            f"{bad} runs left the wrong memory")
+                    log(f"{ty} fmax result={'used  ' if used else 'unused'} lanes={lanes} "
+                        f"of {WARP} values={pattern:6} fatomic {row['fatomic']:9.3f} ms  "
+                        f"perlane {row['perlane']:9.3f} ms  "
+                        f"per-lane/aggregated {row['perlane'] / row['fatomic']:6.3f}")
+
+
 def run_warp_cases(np, cp, modules, k, special, results, failures, log):
     """The warp cases (warp_cases) of kernel module k, on every variant
     and special-value kernel: lowered variants must pass
@@ -974,7 +1053,7 @@ def cmd_run(args):
                           "block": BLOCK, "nvals": NVALS, "runs": args.runs,
                           "seed": SEED, "initial": "-inf for fmax, +inf for fmin",
                           "ordering": 'syncscope("device") monotonic'},
-               "special": [], "warp": [], "floor": [], "timings": [],
+               "special": [], "warp": [], "floor": [], "timings": [], "sparse": [],
                "ptx": {}}
     if device["cupy"] == "emulated":  # test/nvptx's host stand-in
         results["emulated"] = True
@@ -1135,6 +1214,14 @@ def cmd_run(args):
                             f"  (host expectation {host_s:.1f} s)")
                     del dst
                     save()
+    if time.time() - started <= args.time_limit:
+        log()
+        log(f"few active lanes: the atomic in the lowest {'/'.join(map(str, SPARSE_LANES))} "
+            "lanes of each warp only, one address")
+        time_sparse(np, cp, modules, model, args, blocks, vals, sink, results, failures, log)
+        save()
+    else:
+        skipped += 1
     results["complete"] = skipped == 0
     results["skipped_timings"] = skipped
     save()
@@ -1198,11 +1285,11 @@ def cmd_selftest(args):
     # IR: every flavour has the three kernels and one atomicrmw each.
     for ty, op, used in all_kernels():
         ir = emit_ir(ty, op, used)
-        for kernel in ("@bench(", "@floor(", "@special(", "@special_acqrel(",
+        for kernel in ("@bench(", "@floor(", "@sparse(", "@special(", "@special_acqrel(",
                        "@special_ieee("):
             expect(kernel in ir, f"{kernel} missing in {kernel_name(ty, op, used)}")
-        expect(len(re.findall(rf"^  %old = atomicrmw {op} ", ir, re.M)) == 3,
-               "three atomicrmw of the operation per module")
+        expect(len(re.findall(rf"^  %old = atomicrmw {op} ", ir, re.M)) == 4,
+               "four atomicrmw of the operation per module")
         expect(len(re.findall(rf"^  %old = atomicrmw {ieee_op(op, 'propagate')} ",
                               ir, re.M)) == 1, "one atomicrmw of the IEEE operation")
 

@@ -230,6 +230,7 @@ def render(data, log_name):
     floor = {(f["type"], f["op"], f["values"]): f["ms_median"]
              for f in data.get("floor", [])}
     out += render_aggregation(by_key, floor)
+    out += render_sparse(data.get("sparse", []))
 
     out.append("## Kernel time\n")
     out.append("Median time of one launch in ms; ratio = fatomic / "
@@ -326,6 +327,35 @@ def render_aggregation(by_key, floor):
             out.append(f"- {count:,} addresses (warps mostly mix addresses): "
                        f"per-lane / aggregated {min(ratios):.2f}–"
                        f"{max(ratios):.2f} in {len(ratios)} cells.")
+    out.append("")
+    return out
+
+
+def render_sparse(entries):
+    """Few active lanes at one address: per-lane against aggregated, the
+    question of a threshold of active lanes."""
+    ms = {(e["type"], e["used"], e["values"], e["lanes"], e["variant"]): e["ms_median"]
+          for e in entries}
+    rows = sorted({k[:4] for k in ms}, key=lambda k: (k[0], k[1], k[2], k[3]))
+    rows = [r for r in rows if r + ("fatomic",) in ms and r + ("perlane",) in ms]
+    if not rows:
+        return []
+    out = ["## Few active lanes\n",
+           "`fmax` at one address, run only by the lowest 1, 2 or 4 lanes of each "
+           "warp (the others skip the atomic): median ms per-lane and aggregated; "
+           "speed-up = per-lane / aggregated (below 1: aggregation slower).  Every "
+           "run's memory checked.\n",
+           "| type | result | values | lanes | per-lane ms | aggregated ms | speed-up |",
+           "|---|---|---|---:|---:|---:|---:|"]
+    for ty, used, values, lanes in rows:
+        p, f = ms[(ty, used, values, lanes, "perlane")], ms[(ty, used, values, lanes, "fatomic")]
+        out.append(f"| {ty} | {'used' if used else 'unused'} | {values} | {lanes} | "
+                   f"{fmt_ms(p)} | {fmt_ms(f)} | {p / f:.2f} |")
+    out.append("")
+    for lanes in sorted({r[3] for r in rows}):
+        ups = [ms[r + ("perlane",)] / ms[r + ("fatomic",)] for r in rows if r[3] == lanes]
+        out.append(f"- {lanes} active lane{'s' if lanes > 1 else ''}: per-lane / "
+                   f"aggregated {min(ups):.2f}–{max(ups):.2f} in {len(ups)} cells.")
     out.append("")
     return out
 

@@ -114,6 +114,8 @@ class _Function:
             return
         if self.name == "bench":
             self._bench(threads, *args)
+        elif self.name == "sparse":  # the lanes below args[7] of each warp
+            self._bench(threads, *args[:7], lanes=int(args[7]))
         elif self.name == "floor":  # no atomic, nothing to emulate
             return
         else:
@@ -122,7 +124,7 @@ class _Function:
             dst = args[1] if self.name == "bench" else args[2]
             dst.view(numpy.uint8)[0] ^= 1
 
-    def _bench(self, threads, vals, dst, sink, vmask, mask, iters, rising):
+    def _bench(self, threads, vals, dst, sink, vmask, mask, iters, rising, lanes=32):
         u32 = numpy.uint32
         i = numpy.arange(threads, dtype=u32)[:, None]
         k = numpy.arange(int(iters), dtype=u32)[None, :]
@@ -132,6 +134,8 @@ class _Function:
             step = numpy.broadcast_to(k << u32(12), (threads, int(iters))).ravel()
             step = step.astype(vals.dtype)
             v = v + step if self.m.op == "fmax" else v - step
+        took = numpy.repeat(numpy.arange(threads) % 32 < lanes, int(iters))
+        a, v = a[took], v[took]
         mem = dst.view(vals.dtype)
         (numpy.maximum if self.m.op == "fmax" else numpy.minimum).at(mem, a, v)
 
