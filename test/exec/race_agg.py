@@ -276,6 +276,32 @@ def observations(case, d, n):
     return out, sgsize
 
 
+def check_round(case, oracle, d, n, tally):
+    """Checks one run's files in d (every address: the lanes that ran, and
+    the oracle); returns (subgroup size, first violation or None, number of
+    violations)."""
+    obs, sgsize = observations(case, d, n)
+    bad, example = 0, None
+    for a, o in enumerate(obs):
+        want = expected_lanes(case, a, sgsize)
+        lanes = sum(c for _, c in o.classes)
+        if lanes != len(want):
+            bad += 1
+            example = example or (f"address {a}: {lanes} lanes ran the atomic, "
+                                  f"the program runs {len(want)}")
+            continue
+        pos = oracle.positions(o)
+        tally.add(pos, lanes)
+        tally.lanes[lanes] += 1
+        if not pos:
+            bad += 1
+            racer = "-" if o.racer_ret is None else "0x%08X" % o.racer_ret
+            example = example or (
+                f"address {a}: lanes ((operand, returned), count) {hexed(o.classes)}, "
+                f"racer returned {racer}, final 0x{o.final:08X}: no serial order gives this")
+    return sgsize, example, bad
+
+
 def expected_lanes(case, a, sgsize):
     """Which lanes of the subgroup at address a run the atomic, with which
     operand index (the shader's IDX and COND in Python)."""

@@ -98,7 +98,7 @@ def shader(case):
         "  // same order (lavapipe gives each of two threads one half of the",
         "  // workgroups, in order: the two run side by side).",
         "  uint g = gl_WorkGroupID.x, pairs = gl_NumWorkGroups.x / 2u;",
-        f"  uint share = (params.n + pairs - 1u) / pairs;",
+        "  uint share = (params.n + pairs - 1u) / pairs;",
         f"  for (uint j = gl_LocalInvocationID.x; j < share; j += {LOCAL}u) {{",
         "  uint a = (g % pairs) * share + j;",
         "  if (a >= params.n) break;",
@@ -174,31 +174,6 @@ def build_agg(name, case, args, tools, d):
     return low
 
 
-def agg_round(case, oracle, d, n, tally):
-    """Checks one run's files; returns (subgroup size, first violation or
-    None, number of violations)."""
-    obs, sgsize = race_agg.observations(case, d, n)
-    bad, example = 0, None
-    for a, o in enumerate(obs):
-        want = race_agg.expected_lanes(case, a, sgsize)
-        lanes = sum(c for _, c in o.classes)
-        if lanes != len(want):
-            bad += 1
-            example = example or f"address {a}: {lanes} lanes ran the atomic, the shader runs {len(want)}"
-            continue
-        pos = oracle.positions(o)
-        tally.add(pos, lanes)
-        tally.lanes[lanes] += 1
-        if not pos:
-            bad += 1
-            example = example or (
-                f"address {a}: lanes ((operand, returned), count) {race_agg.hexed(o.classes)}, "
-                "racer returned "
-                f"{o.racer_ret if o.racer_ret is None else '0x%08X' % o.racer_ret}, "
-                f"final 0x{o.final:08X}: no serial order gives this")
-    return sgsize, example, bad
-
-
 def run_agg_case(name, case, args, tools, work):
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
@@ -220,7 +195,7 @@ def run_agg_case(name, case, args, tools, work):
         rc, so, se = run([tools["vkrun"], "-q", "--timeout", "120", os.path.join(d, "job.json")])
         if rc:
             return f"fatomic-vkrun exit {rc}:\n{so}{se}"
-        sgsize, ex, bad = agg_round(case, oracle, d, n, tally)
+        sgsize, ex, bad = race_agg.check_round(case, oracle, d, n, tally)
         sizes.add(sgsize)
         bad_total += bad
         example = example or (ex and f"round {rnd} {ex}")

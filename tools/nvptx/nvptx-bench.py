@@ -76,6 +76,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nvptx_common  # noqa: E402  (beside this file, and in every bundle)
+from nvptx_common import Failure, Log, git_commit, run_tool  # noqa: E402
+
 PROG = "nvptx-bench"
 TRIPLE = "nvptx64-nvidia-cuda"
 CPU = "sm_90"
@@ -116,9 +120,6 @@ INT_TYPE = {"f32": "i32", "f64": "i64"}
 SIZE = {"f32": 4, "f64": 8}
 BITS = {"f32": 32, "f64": 64}
 
-
-class Failure(Exception):
-    """A problem that stops the command with a message and exit status 1."""
 
 
 # The special-value kernels and the NaN policy of their atomic: fmax/fmin
@@ -429,13 +430,6 @@ def ptx_summary(ptx):
 # bundle
 # ---------------------------------------------------------------------------
 
-def run_tool(cmd, what):
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True)
-    if proc.returncode != 0:
-        raise Failure(f"{what} failed ({' '.join(cmd)}):\n{proc.stderr.strip()}")
-    return proc.stdout
-
 
 def tool_version(path):
     try:
@@ -520,12 +514,14 @@ def cmd_bundle(args):
         run_tool([args.expect_tool, "-o", os.path.join(work, "special.json")],
                  "fatomic-nvptx-expect")
         shutil.copyfile(os.path.abspath(__file__), os.path.join(work, "run.py"))
+        shutil.copyfile(nvptx_common.__file__, os.path.join(work, "nvptx_common.py"))
         manifest = {
             "tool": PROG, "triple": TRIPLE, "cpu": CPU, "passes": passes,
             "opt": tool_version(shutil.which(args.opt)),
             "llc": tool_version(shutil.which(args.llc)),
             "ptxas": tool_version(shutil.which(args.ptxas)) if args.ptxas else None,
-            "commit": git_commit(), "kernels": kernels,
+            "commit": git_commit(os.path.dirname(os.path.abspath(__file__))),
+            "kernels": kernels,
         }
         with open(os.path.join(work, "manifest.json"), "w") as f:
             json.dump(manifest, f, indent=1)
@@ -543,16 +539,6 @@ def cmd_bundle(args):
     print("\n".join(report))
     return 0
 
-
-def git_commit():
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        proc = subprocess.run(["git", "-C", here, "describe", "--always", "--dirty"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True)
-        return proc.stdout.strip() or None
-    except OSError:
-        return None
 
 
 # ---------------------------------------------------------------------------
@@ -992,15 +978,6 @@ def run_warp_cases(np, cp, modules, k, special, results, failures, log):
             if variant in LOWERED and bad:
                 failures.append(f"warp {k['name']} {kernel} {variant}: {first}")
 
-
-class Log:
-    def __init__(self, path):
-        self.file = open(path, "w")
-
-    def __call__(self, text=""):
-        print(text, flush=True)
-        self.file.write(text + "\n")
-        self.file.flush()
 
 
 def import_cupy():

@@ -47,7 +47,6 @@ import platform
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,7 +57,10 @@ ORACLE_FILES = ("race_agg.py", "race_model.py")
 ORACLE_DIR = next((d for d in (HERE, os.path.join(HERE, "..", "..", "test", "exec"))
                    if os.path.isfile(os.path.join(d, ORACLE_FILES[0]))), HERE)
 sys.path.insert(0, ORACLE_DIR)
+sys.path.insert(0, HERE)
+import nvptx_common  # noqa: E402  (beside this file, and in every bundle)
 import race_agg  # noqa: E402
+from nvptx_common import Failure, Log, git_commit, run_tool  # noqa: E402
 
 PROG = "nvptx-race"
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -70,9 +72,6 @@ SPIN = 4000       # bound of the wait at the address
 VARIANTS = {"fatomic": "outline=off", "perlane": "outline=off;aggregate=off"}
 AGGREGATED = ("fatomic",)
 
-
-class Failure(Exception):
-    """A problem that stops the command with a message and exit status 1."""
 
 
 # ---------------------------------------------------------------------------
@@ -242,12 +241,6 @@ def ptx_problems(ptx, case, variant):
 # bundle
 # ---------------------------------------------------------------------------
 
-def run_tool(cmd, what):
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        raise Failure(f"{what} failed ({' '.join(cmd)}):\n{proc.stderr.strip()}")
-    return proc.stdout
-
 
 def cmd_bundle(args):
     if not os.path.isfile(args.plugin):
@@ -279,10 +272,11 @@ def cmd_bundle(args):
                 files[variant] = {"ptx": os.path.basename(ptx), "passes": passes}
             cases.append({"name": name, "case": case, "files": files})
         shutil.copyfile(os.path.abspath(__file__), os.path.join(work, "run.py"))
+        shutil.copyfile(nvptx_common.__file__, os.path.join(work, "nvptx_common.py"))
         for f in ORACLE_FILES:
             shutil.copyfile(os.path.join(ORACLE_DIR, f), os.path.join(work, f))
         with open(os.path.join(work, "manifest.json"), "w") as f:
-            json.dump({"tool": PROG, "triple": TRIPLE, "cpu": CPU, "commit": git_commit(),
+            json.dump({"tool": PROG, "triple": TRIPLE, "cpu": CPU, "commit": git_commit(HERE),
                        "cases": cases}, f, indent=1)
         if os.path.isdir(out):
             shutil.rmtree(out)
@@ -296,27 +290,10 @@ def cmd_bundle(args):
     return 0
 
 
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True).stdout.strip() or None
-    except OSError:
-        return None
-
 
 # ---------------------------------------------------------------------------
 # run
 # ---------------------------------------------------------------------------
-
-class Log:
-    def __init__(self, path):
-        self.file = open(path, "w")
-
-    def __call__(self, text=""):
-        print(text, flush=True)
-        self.file.write(text + "\n")
-        self.file.flush()
 
 
 def import_gpu():
@@ -350,29 +327,6 @@ def run_round(np, cp, fn, case, n, d):
     for name, arr in (("final", dst), ("ret", ret), ("took", took), ("lret", lret)):
         write_words(os.path.join(d, f"{name}.bin"), cp.asnumpy(arr))
     write_words(os.path.join(d, "info.bin"), [WARP])
-
-
-def check_round(case, oracle, d, n, tally):
-    """(violations, first one or None) of one round's files."""
-    obs, size = race_agg.observations(case, d, n)
-    bad, example = 0, None
-    for a, o in enumerate(obs):
-        want = len(race_agg.expected_lanes(case, a, size))
-        lanes = sum(c for _, c in o.classes)
-        if lanes != want:
-            bad += 1
-            example = example or f"address {a}: {lanes} lanes ran the atomic, the kernel runs {want}"
-            continue
-        pos = oracle.positions(o)
-        tally.add(pos, lanes)
-        tally.lanes[lanes] += 1
-        if not pos:
-            bad += 1
-            racer = "-" if o.racer_ret is None else "0x%08X" % o.racer_ret
-            example = example or (
-                f"address {a}: lanes ((operand, returned), count) {race_agg.hexed(o.classes)}, "
-                f"racer returned {racer}, final 0x{o.final:08X}: no serial order gives this")
-    return bad, example
 
 
 def lane_detail(case, d, n, address):
@@ -449,7 +403,7 @@ def check_case(case, dirs, n):
     oracle, tally = race_agg.Oracle(case), race_agg.Tally()
     bad, example = 0, None
     for rnd, d in enumerate(dirs):
-        b, ex = check_round(case, oracle, d, n, tally)
+        _, ex, b = race_agg.check_round(case, oracle, d, n, tally)
         if ex and not example:
             a = int(re.match(r"address (\d+)", ex).group(1))
             example = (f"round {rnd} {ex}; lane:operand->returned "
