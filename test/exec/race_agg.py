@@ -184,19 +184,20 @@ class Oracle:
     def __init__(self, case):
         self.case = case
         self.pol = case["policy"]
+        self.width = case.get("width", 32)  # 64: nvptx-race.py's f64 cases
         self.verdicts = {}
 
     def racer_step(self, mem, rret):
         """Memory after the racer at `mem`, or None where its returned value
         says it did not run at `mem`."""
-        c, rk = self.case, self.case["racer"]
-        if rk in ("xchg", "cas") and not same(self.pol, mem, rret):
+        c, rk, w = self.case, self.case["racer"], self.width
+        if rk in ("xchg", "cas") and not same(self.pol, mem, rret, w):
             return None
         if rk == "xchg":
-            return canon(self.pol, c["rv"])
+            return canon(self.pol, c["rv"], w)
         if rk == "cas":
-            return canon(self.pol, c["rv"]) if mem == c["init"] else mem
-        return minmax(rk, self.pol, mem, c["rv"])
+            return canon(self.pol, c["rv"], w) if mem == c["init"] else mem
+        return minmax(rk, self.pol, mem, c["rv"], w)
 
     def positions(self, obs):
         """Where the racer can stand (how many lowered operations before it)
@@ -209,15 +210,15 @@ class Oracle:
     def search(self, obs):
         classes = [c for c, _ in obs.classes]
         limit = tuple(n for _, n in obs.classes)
-        kind = self.case["kind"]
+        kind, pol, w = self.case["kind"], self.pol, self.width
         good, seen, found = {}, set(), set()
 
         def steps(state):
             done, counts, mem = state
             for i, (v, r) in enumerate(classes):
-                if counts[i] < limit[i] and (r is None or same(self.pol, mem, r)):
+                if counts[i] < limit[i] and (r is None or same(pol, mem, r, w)):
                     nc = counts[:i] + (counts[i] + 1,) + counts[i + 1:]
-                    yield False, (done, nc, canon(self.pol, minmax(kind, self.pol, mem, v)))
+                    yield False, (done, nc, canon(pol, minmax(kind, pol, mem, v, w), w))
             if not done:
                 m = self.racer_step(mem, obs.racer_ret)
                 if m is not None:
@@ -226,7 +227,7 @@ class Oracle:
         def can_finish(state):
             if state not in good:
                 done, counts, mem = state
-                good[state] = ((done and counts == limit and same(self.pol, mem, obs.final))
+                good[state] = ((done and counts == limit and same(pol, mem, obs.final, w))
                                or any(can_finish(s) for _, s in steps(state)))
             return good[state]
 
@@ -240,29 +241,36 @@ class Oracle:
                         found.add(sum(state[1]))
                     walk(s)
 
-        start = (False, (0,) * len(classes), canon(self.pol, self.case["init"]))
+        start = (False, (0,) * len(classes), canon(pol, self.case["init"], w))
         if can_finish(start):
             walk(start)
         return found
 
 
-def hexed(classes):
+def bits(v, width=32):
+    """A bit pattern in hex, `-` for None."""
+    return "-" if v is None else "0x%0*X" % (width // 4, v)
+
+
+def hexed(classes, width=32):
     """((operand, returned), count) pairs with the bit patterns in hex."""
-    return ", ".join("(%s, %s) x%d" % ("0x%08X" % v, "-" if r is None else "0x%08X" % r, n)
+    return ", ".join("(%s, %s) x%d" % (bits(v, width), bits(r, width), n)
                      for (v, r), n in classes)
 
 
-def words(path, count):
+def words(path, count, width=32):
     with open(path, "rb") as f:
-        return struct.unpack(f"<{count}I", f.read(4 * count))
+        return struct.unpack(f"<{count}{'I' if width == 32 else 'Q'}",
+                             f.read(width // 8 * count))
 
 
 def observations(case, d, n):
     """The Address observations of one run (files in d) and the subgroup size."""
-    final = words(f"{d}/final.bin", n)
-    rret = words(f"{d}/ret.bin", n)
+    w = case.get("width", 32)
+    final = words(f"{d}/final.bin", n, w)
+    rret = words(f"{d}/ret.bin", n, w)
     took = words(f"{d}/took.bin", n * SLOTS)
-    lret = words(f"{d}/lret.bin", n * SLOTS)
+    lret = words(f"{d}/lret.bin", n * SLOTS, w)
     sgsize = words(f"{d}/info.bin", 1)[0]
     table = case["table"]
     out = []
@@ -295,10 +303,11 @@ def check_round(case, oracle, d, n, tally):
         tally.lanes[lanes] += 1
         if not pos:
             bad += 1
-            racer = "-" if o.racer_ret is None else "0x%08X" % o.racer_ret
+            w = oracle.width
             example = example or (
-                f"address {a}: lanes ((operand, returned), count) {hexed(o.classes)}, "
-                f"racer returned {racer}, final 0x{o.final:08X}: no serial order gives this")
+                f"address {a}: lanes ((operand, returned), count) {hexed(o.classes, w)}, "
+                f"racer returned {bits(o.racer_ret, w)}, final {bits(o.final, w)}: "
+                "no serial order gives this")
     return sgsize, example, bad
 
 

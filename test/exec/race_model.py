@@ -1,9 +1,12 @@
 """The float model the race suite's oracles share (race_suite.py, race_agg.py).
 
 This file owns the bit patterns the race cases use and what one float
-atomic min/max does to memory under each NaN policy, on 32-bit float bits.
-Standard library only.
+atomic min/max does to memory under each NaN policy, on the bits of a
+binary32 float (the default) or a binary64 one (width=64: nvptx-race.py's
+f64 cases, made with widen).  Standard library only.
 """
+
+import struct
 
 LOCAL = 64
 
@@ -13,39 +16,57 @@ NEG0, NEG1 = 0x80000000, 0xBF800000
 NEG_QNAN, POS_QNAN = 0xFFC00000, 0x7FC00000
 
 
-def is_nan(b):
-    return (b & 0x7FFFFFFF) > 0x7F800000
+def _top(width):
+    return 1 << (width - 1)
 
 
-def key(b):
+def is_nan(b, width=32):
+    inf = 0x7F800000 if width == 32 else 0x7FF0000000000000
+    return (b & (_top(width) - 1)) > inf
+
+
+def key(b, width=32):
     """Total order of floats as integers (-0 < +0; NaNs by their bits, the
     order of the fast policy)."""
-    return b ^ 0xFFFFFFFF if b & 0x80000000 else b | 0x80000000
+    return b ^ ((1 << width) - 1) if b & _top(width) else b | _top(width)
 
 
-def minmax(kind, policy, mem, v):
+def pos_qnan(width=32):
+    return POS_QNAN if width == 32 else 0x7FF8000000000000
+
+
+def widen(b):
+    """The binary64 bits of the binary32 value with bits `b` (a NaN keeps
+    its sign and stays quiet)."""
+    f = struct.unpack("<f", struct.pack("<I", b))[0]
+    return struct.unpack("<Q", struct.pack("<d", f))[0]
+
+
+def minmax(kind, policy, mem, v, width=32):
     """Memory after a float atomic min/max under `policy` ('number',
-    'propagate' or 'fast'); under propagate any NaN result is POS_QNAN (the
-    checks compare NaN-ness only, the pattern is the lowering's choice)."""
+    'propagate' or 'fast'); under propagate any NaN result is the positive
+    quiet NaN (the checks compare NaN-ness only, the pattern is the
+    lowering's choice).  Bit patterns of `width` bits."""
     if policy == "number":
-        if is_nan(v):
+        if is_nan(v, width):
             return mem
-        if is_nan(mem):
+        if is_nan(mem, width):
             return v
     elif policy == "propagate":
-        if is_nan(mem) or is_nan(v):
-            return POS_QNAN
-    lt = key(v) < key(mem)
+        if is_nan(mem, width) or is_nan(v, width):
+            return pos_qnan(width)
+    lt = key(v, width) < key(mem, width)
     return v if (lt if kind == "min" else not lt and v != mem) else mem
 
 
-def same(policy, a, b):
+def same(policy, a, b, width=32):
     """Whether two memory values agree (any two NaNs under propagate)."""
-    if policy == "propagate" and is_nan(a) and is_nan(b):
+    if policy == "propagate" and is_nan(a, width) and is_nan(b, width):
         return True
     return a == b
 
 
-def canon(policy, m):
-    """\\p m with any NaN written as POS_QNAN under propagate."""
-    return POS_QNAN if policy == "propagate" and is_nan(m) else m
+def canon(policy, m, width=32):
+    """`m` with any NaN written as the positive quiet NaN under
+    propagate."""
+    return pos_qnan(width) if policy == "propagate" and is_nan(m, width) else m

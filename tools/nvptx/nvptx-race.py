@@ -60,6 +60,7 @@ sys.path.insert(0, ORACLE_DIR)
 sys.path.insert(0, HERE)
 import nvptx_common  # noqa: E402  (beside this file, and in every bundle)
 import race_agg  # noqa: E402
+from race_model import widen  # noqa: E402
 from nvptx_common import Failure, Log, git_commit, run_tool  # noqa: E402
 
 PROG = "nvptx-race"
@@ -74,6 +75,23 @@ AGGREGATED = ("fatomic",)
 
 
 
+def cases():
+    """race_agg's cases on f32 (their own names, the SPIR-V suite's) and on
+    f64 (`-f64`: the same values widened; the two-half reduction and
+    shuffles of 64-bit aggregation)."""
+    out = {}
+    for name, case in race_agg.cases().items():
+        out[name] = dict(case, width=32)
+        out[name + "-f64"] = dict(case, width=64, table=[widen(x) for x in case["table"]],
+                                  rv=widen(case["rv"]), init=widen(case["init"]))
+    return out
+
+
+def ir_types(case):
+    """(float type, integer type, size) of a case's memory."""
+    return ("float", "i32", 4) if case["width"] == 32 else ("double", "i64", 8)
+
+
 # ---------------------------------------------------------------------------
 # LLVM IR
 # ---------------------------------------------------------------------------
@@ -82,9 +100,10 @@ G = "ptr addrspace(1)"
 ATOMIC = 'syncscope("device") monotonic'
 
 
-def meet_lines():
+def meet_lines(case):
     """Lane 0 of the warp arrives at address %a; the warp then waits (a
     bounded number of rounds) until both sides have."""
+    ft = ir_types(case)[0]
     return [
         "meet:",
         "  %a64 = zext i32 %a to i64",
@@ -103,7 +122,7 @@ def meet_lines():
         "  %stop = or i1 %both, %late",
         "  br i1 %stop, label %work, label %wait",
         "work:",
-        f"  %dp = getelementptr inbounds float, {G} %dst, i64 %a64",
+        f"  %dp = getelementptr inbounds {ft}, {G} %dst, i64 %a64",
         "  br i1 %lowered, label %low, label %racer",
     ]
 
@@ -126,6 +145,7 @@ def lowered_lines(case):
                 "  br i1 %takes, label %do, label %next",
                 "do:"]
     kind = "f" + case["kind"]
+    ft, it, size = ir_types(case)
     out += [f"  %slot0 = mul i32 %a, {race_agg.SLOTS}",
             "  %slot = add i32 %slot0, %lane",
             "  %slot64 = zext i32 %slot to i64",
@@ -133,13 +153,13 @@ def lowered_lines(case):
             "  %idx1 = add i32 %idx, 1",
             f"  store i32 %idx1, {G} %tp, align 4",
             "  %idx64 = zext i32 %idx to i64",
-            f"  %vp = getelementptr inbounds float, {G} %vals, i64 %idx64",
-            f"  %v = load float, {G} %vp, align 4",
-            f"  %old = atomicrmw {kind} {G} %dp, float %v {ATOMIC}, align 4"]
+            f"  %vp = getelementptr inbounds {ft}, {G} %vals, i64 %idx64",
+            f"  %v = load {ft}, {G} %vp, align {size}",
+            f"  %old = atomicrmw {kind} {G} %dp, {ft} %v {ATOMIC}, align {size}"]
     if case["used"]:
-        out += ["  %oldbits = bitcast float %old to i32",
-                f"  %lp = getelementptr inbounds i32, {G} %lret, i64 %slot64",
-                f"  store i32 %oldbits, {G} %lp, align 4"]
+        out += [f"  %oldbits = bitcast {ft} %old to {it}",
+                f"  %lp = getelementptr inbounds {it}, {G} %lret, i64 %slot64",
+                f"  store {it} %oldbits, {G} %lp, align {size}"]
     return out + ["  br label %next"]
 
 
@@ -149,20 +169,21 @@ def racer_lines(case):
     out = ["racer:",
            "  br i1 %first, label %race, label %next",
            "race:",
-           f"  %rp = getelementptr inbounds i32, {G} %ret, i64 %a64"]
+           f"  %rp = getelementptr inbounds {ir_types(case)[1]}, {G} %ret, i64 %a64"]
     rk = case["racer"]
+    ft, it, size = ir_types(case)
     if rk == "xchg":
-        out += [f"  %r = atomicrmw xchg {G} %dp, float %rv {ATOMIC}, align 4",
-                "  %rbits = bitcast float %r to i32",
-                f"  store i32 %rbits, {G} %rp, align 4"]
+        out += [f"  %r = atomicrmw xchg {G} %dp, {ft} %rv {ATOMIC}, align {size}",
+                f"  %rbits = bitcast {ft} %r to {it}",
+                f"  store {it} %rbits, {G} %rp, align {size}"]
     elif rk == "cas":
-        out += ["  %rvbits = bitcast float %rv to i32",
-                f"  %pair = cmpxchg {G} %dp, i32 {case['init']}, i32 %rvbits "
-                f"{ATOMIC} monotonic, align 4",
-                "  %rbits = extractvalue { i32, i1 } %pair, 0",
-                f"  store i32 %rbits, {G} %rp, align 4"]
+        out += [f"  %rvbits = bitcast {ft} %rv to {it}",
+                f"  %pair = cmpxchg {G} %dp, {it} {case['init']}, {it} %rvbits "
+                f"{ATOMIC} monotonic, align {size}",
+                f"  %rbits = extractvalue {{ {it}, i1 }} %pair, 0",
+                f"  store {it} %rbits, {G} %rp, align {size}"]
     else:
-        out += [f"  %r = atomicrmw f{rk} {G} %dp, float %rv {ATOMIC}, align 4"]
+        out += [f"  %r = atomicrmw f{rk} {G} %dp, {ft} %rv {ATOMIC}, align {size}"]
     return out + ["  br label %next"]
 
 
@@ -179,7 +200,7 @@ def kernel_ir(name, case):
         "declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()",
         "",
         f"define ptx_kernel void @race({G} %vals, {G} %dst, {G} %ret, {G} %sync, "
-        f"{G} %took, {G} %lret, i32 %n, float %rv) #0 {{",
+        f"{G} %took, {G} %lret, i32 %n, {ir_types(case)[0]} %rv) #0 {{",
         "entry:",
         "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
         "  %g = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()",
@@ -201,7 +222,7 @@ def kernel_ir(name, case):
         "  %inrange = icmp ult i32 %a, %n",
         "  %go = and i1 %inshare, %inrange",
         "  br i1 %go, label %meet, label %exit",
-        *meet_lines(),
+        *meet_lines(case),
         *lowered_lines(case),
         *racer_lines(case),
         "next:",
@@ -232,7 +253,7 @@ def ptx_problems(ptx, case, variant):
             problems.append(f"no redux.sync.{case['kind']}.u32 (not aggregated)")
     elif redux:
         problems.append("a redux.sync (aggregated, which this variant must not be)")
-    if re.search(r"\b(max|min)\.f32\b", ptx):
+    if re.search(r"\b(max|min)\.f(32|64)\b", ptx):
         problems.append("a float min/max is left")
     return problems
 
@@ -252,8 +273,8 @@ def cmd_bundle(args):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".nvptx-race-", dir=os.path.dirname(out))
     try:
-        cases = []
-        for name, case in race_agg.cases().items():
+        entries = []
+        for name, case in cases().items():
             ll = os.path.join(work, f"{name}.ll")
             with open(ll, "w") as f:
                 f.write(kernel_ir(name, case))
@@ -270,22 +291,22 @@ def cmd_bundle(args):
                 if problems:
                     raise Failure(f"{os.path.basename(ptx)}: " + "; ".join(problems))
                 files[variant] = {"ptx": os.path.basename(ptx), "passes": passes}
-            cases.append({"name": name, "case": case, "files": files})
+            entries.append({"name": name, "case": case, "files": files})
         shutil.copyfile(os.path.abspath(__file__), os.path.join(work, "run.py"))
         shutil.copyfile(nvptx_common.__file__, os.path.join(work, "nvptx_common.py"))
         for f in ORACLE_FILES:
             shutil.copyfile(os.path.join(ORACLE_DIR, f), os.path.join(work, f))
         with open(os.path.join(work, "manifest.json"), "w") as f:
             json.dump({"tool": PROG, "triple": TRIPLE, "cpu": CPU, "commit": git_commit(HERE),
-                       "cases": cases}, f, indent=1)
+                       "cases": entries}, f, indent=1)
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.rename(work, out)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    print(f"{PROG}: bundle in {out}: {len(cases)} cases, "
-          f"{len(cases) * len(VARIANTS)} PTX files (checked: "
+    print(f"{PROG}: bundle in {out}: {len(entries)} cases, "
+          f"{len(entries) * len(VARIANTS)} PTX files (checked: "
           f"{', '.join(AGGREGATED)} aggregated, the others not), run.py")
     return 0
 
@@ -308,38 +329,38 @@ def import_gpu():
     return numpy, cupy
 
 
-def write_words(path, words):
-    with open(path, "wb") as f:
-        f.write(struct.pack(f"<{len(words)}I", *(int(w) for w in words)))
-
-
 def run_round(np, cp, fn, case, n, d):
-    """One launch; writes the observation files race_agg reads into d."""
-    u32 = np.uint32
-    vals = cp.asarray(np.array(case["table"], dtype=u32))
-    dst = cp.asarray(np.full(n, case["init"], dtype=u32))
-    ret, sync = cp.zeros(n, dtype=u32), cp.zeros(n, dtype=u32)
+    """One launch; writes the observation files race_agg reads into d (the
+    memory's words in the case's width, the lanes' records in 32 bits)."""
+    u32, word = np.uint32, np.uint32 if case["width"] == 32 else np.uint64
+    vals = cp.asarray(np.array(case["table"], dtype=word))
+    dst = cp.asarray(np.full(n, case["init"], dtype=word))
+    ret, sync = cp.zeros(n, dtype=word), cp.zeros(n, dtype=u32)
     took = cp.zeros(n * race_agg.SLOTS, dtype=u32)
-    lret = cp.zeros(n * race_agg.SLOTS, dtype=u32)
-    rv = np.array([case["rv"]], dtype=u32).view(np.float32)[0]
+    lret = cp.zeros(n * race_agg.SLOTS, dtype=word)
+    rv = np.array([case["rv"]], dtype=word).view(
+        np.float32 if case["width"] == 32 else np.float64)[0]
     fn((2 * PAIRS,), (BLOCK,), (vals, dst, ret, sync, took, lret, u32(n), rv))
     cp.cuda.Device().synchronize()
     for name, arr in (("final", dst), ("ret", ret), ("took", took), ("lret", lret)):
-        write_words(os.path.join(d, f"{name}.bin"), cp.asnumpy(arr))
-    write_words(os.path.join(d, "info.bin"), [WARP])
+        with open(os.path.join(d, f"{name}.bin"), "wb") as f:
+            f.write(cp.asnumpy(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
+    with open(os.path.join(d, "info.bin"), "wb") as f:
+        f.write(struct.pack("<I", WARP))
 
 
 def lane_detail(case, d, n, address):
     """Each lane's (operand, returned) at `address`, for the log."""
+    w = case["width"]
     took = race_agg.words(os.path.join(d, "took.bin"), n * race_agg.SLOTS)
-    lret = race_agg.words(os.path.join(d, "lret.bin"), n * race_agg.SLOTS)
+    lret = race_agg.words(os.path.join(d, "lret.bin"), n * race_agg.SLOTS, w)
     out = []
     for lane in range(WARP):
         t = took[address * race_agg.SLOTS + lane]
         if t:
             got = lret[address * race_agg.SLOTS + lane] if case["used"] else None
-            out.append(f"{lane}:0x{case['table'][t - 1]:08X}"
-                       + ("" if got is None else f"->0x{got:08X}"))
+            out.append(f"{lane}:{race_agg.bits(case['table'][t - 1], w)}"
+                       + ("" if got is None else f"->{race_agg.bits(got, w)}"))
     return " ".join(out)
 
 
@@ -443,7 +464,7 @@ def cmd_selftest(args):
 
     wrong = race_agg.self_test()
     expect(not wrong, "the oracle: " + "; ".join(wrong))
-    for name, case in race_agg.cases().items():
+    for name, case in cases().items():
         ir = kernel_ir(name, case)
         expect(len(re.findall(rf"^  %old = atomicrmw f{case['kind']} ", ir, re.M)) == 1,
                f"{name}: the lowered atomic is not in the IR once")

@@ -16,6 +16,7 @@ place among the lanes' operations at each address (a serial order the
 oracle must accept).
 """
 
+import json
 import os
 import re
 import time
@@ -174,9 +175,9 @@ class _Function:
         after a % (k + 1) of the k lanes' operations."""
         import race_agg  # beside run.py, which put it on the path
         from race_model import canon, minmax
-        case = race_agg.cases()[self.m.case]
-        pol, slots = case["policy"], race_agg.SLOTS
-        rv = int(numpy.array([rv], dtype=numpy.float32).view(numpy.uint32)[0])
+        case = self.m.case
+        pol, slots, w = case["policy"], race_agg.SLOTS, case["width"]
+        rv = int(numpy.array([rv]).view(numpy.uint32 if w == 32 else numpy.uint64)[0])
         for a in range(int(n)):
             lanes = sorted(race_agg.expected_lanes(case, a, 32).items())
             racer_at = a % (len(lanes) + 1)
@@ -189,7 +190,7 @@ class _Function:
                                                    and m == case["init"]):
                         dst[a] = rv
                     elif case["racer"] not in ("xchg", "cas"):
-                        dst[a] = canon(pol, minmax(case["racer"], pol, m, rv))
+                        dst[a] = canon(pol, minmax(case["racer"], pol, m, rv, w), w)
                     m = int(dst[a])
                 if pos == len(lanes):
                     break
@@ -197,16 +198,20 @@ class _Function:
                 took[a * slots + lane] = idx + 1
                 if case["used"]:
                     lret[a * slots + lane] = m
-                dst[a] = canon(pol, minmax(case["kind"], pol, m, int(vals[idx])))
+                dst[a] = canon(pol, minmax(case["kind"], pol, m, int(vals[idx]), w), w)
         if os.environ.get("FAKE_CUPY_CORRUPT") and self.m.variant != "perlane":
-            dst[int(n) - 1] ^= 1
+            dst[int(n) - 1] ^= dst.dtype.type(1)
 
 
 class RawModule:
     def __init__(self, path):
         race = re.match(r"(agg-.*)\.(fatomic|perlane)\.ptx$", os.path.basename(path))
         if race and ".entry race(" in open(path).read():
-            self.case, self.variant = race.group(1), race.group(2)
+            # The case from the bundle's manifest, beside the PTX file.
+            with open(os.path.join(os.path.dirname(path), "manifest.json")) as f:
+                self.case = next(c["case"] for c in json.load(f)["cases"]
+                                 if c["name"] == race.group(1))
+            self.variant = race.group(2)
             return
         m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|perlane|expand)\.ptx$",
                      os.path.basename(path))
