@@ -252,6 +252,10 @@ AtomicRMWInst &WarpAggregate::run() {
     Found->addIncoming(ElectedWord, Elected);
     // Lanes other than the leader take the leader's value from the shuffle.
     Found->addIncoming(PoisonValue::get(WordTy), Reduce);
+    // The group waits for its leader here, before any exchange: on sm_90,
+    // with the leader's fix-up loop between, the shuffles alone hung a
+    // divergent warp (tools/nvptx/nvptx-race.py, f64 cases).
+    call(Intrinsic::nvvm_bar_warp_sync, {Mask});
     Result = B.CreateBitCast(emitResult(Found, Key, Reduced), RMW.getType());
   }
   B.CreateBr(Done);

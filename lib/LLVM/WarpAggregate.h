@@ -16,7 +16,7 @@
 //            r = redux.sync.umax(k, mask)      (umin for fmin)
 //            br laneid == cttz(mask), elected, join
 //   elected: e = atomicrmw fmax ptr %p, float U^-1(r) monotonic
-//   join:    [used] o = shfl.sync.idx(mask, e, cttz(mask))
+//   join:    [used] bar.warp.sync(mask); o = shfl.sync.idx(mask, e, cttz(mask))
 //            owner = cttz(ballot.sync(mask, k == r) & mask)
 //            result = laneid == owner ? o : memory after o and U^-1(r)
 //   single:  s = atomicrmw fmax ptr %p, float %v monotonic  (the original)

@@ -8,7 +8,9 @@
 ;  - redux.sync.umax of the keys over the active lanes; the lowest active
 ;    lane runs the lowered atomic (with its load, dispatch and fix-up) on
 ;    U^-1 of the reduced key;
-;  - the result: the elected atomic's value, shuffled from that lane; the
+;  - the result: the group waits for the elected lane (bar.warp.sync; without
+;    it a divergent warp hung on sm_90), then the elected atomic's value is
+;    shuffled from that lane; the
 ;    lowest lane that offered the reduced key (ballot, masked again: the
 ;    ballot of sm_90 also holds lanes outside the mask) gets it, the others
 ;    get the memory it left: umax in U, and over a NaN in memory the reduced
@@ -62,6 +64,7 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 
 ; CHECK:      fatomic.warp.join:
 ; CHECK-NEXT: [[FOUND:%[0-9]+]] = phi i32 [ {{%[0-9]+}}, %fatomic.done{{[0-9]+}} ], [ poison, %fatomic.warp.reduce ]
+; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[MASK]])
 ; CHECK-NEXT: [[OLD:%[0-9]+]] = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[MASK]], i32 [[FOUND]], i32 [[LEADER]], i32 31)
 ; CHECK-NEXT: [[OFFERS:%[0-9]+]] = icmp eq i32 [[KEY]], [[RED]]
 ; CHECK-NEXT: [[VOTES:%[0-9]+]] = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[MASK]], i1 [[OFFERS]])
@@ -95,7 +98,8 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; PTX:       redux.sync.max.u32
 ; PTX:       atom.global.max.s32
 ; PTX:       atom.global.min.u32
-; PTX:       shfl.sync.idx.b32
+; PTX:       bar.warp.sync [[PMASK]];
+; PTX-NEXT:  shfl.sync.idx.b32
 ; PTX:       vote.sync.ballot.b32 [[PVOTES:%r[0-9]+]], {{%p[0-9]+}}, [[PMASK]];
 ; PTX-NEXT:  and.b32 {{%r[0-9]+}}, [[PVOTES]], [[PMASK]];
 ; PTX-NOT:   max.f32
