@@ -96,6 +96,10 @@ struct LoweringOptions {
   WriterScope Writers = WriterScope::Module;
   /// aggregate=: combine a subgroup's (NVPTX: warp's) operands first.
   Aggregation Aggregate = Aggregation::Auto;
+  /// cache=: each invocation remembers a bound its memory is known to have
+  /// reached, and skips an operation under it without touching memory
+  /// (SPIR-V pass; only where the cheaper forms are proven).
+  bool Cache = true;
 
   /// Whether aggregate= lets an atomic whose needs are \p Allows (the
   /// target's SubgroupSupport::allows for it) be aggregated on \p Target.

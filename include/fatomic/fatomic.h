@@ -134,7 +134,10 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * auto, the default: where the target, from a profile, has the subgroup
  * basic, vote, arithmetic and (for used results) ballot operations in
  * compute and, for f64, shaderSubgroupExtendedTypes; subgroup: also where
- * the target says nothing of them; off: never), separated by ',' or ';'.
+ * the target says nothing of them; off: never), "cache=on|off" (default on:
+ * an invocation skips, without touching memory, an unused-result operation
+ * that cannot pass a bound it saw its memory reach, where only lowered
+ * atomics of the same kind write that memory), separated by ',' or ';'.
  *
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),

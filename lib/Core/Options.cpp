@@ -76,6 +76,15 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
       return badValue(Error, Key, Value, "on or off");
     return true;
   }
+  if (Key == "cache") {
+    if (Value == "on")
+      Opts.Cache = true;
+    else if (Value == "off")
+      Opts.Cache = false;
+    else
+      return badValue(Error, Key, Value, "on or off");
+    return true;
+  }
   if (Key == "images") {
     if (Value != "retype")
       return badValue(Error, Key, Value, "retype");
@@ -138,7 +147,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   Error = "unknown option '" + std::string(Key) +
-          "' (expected nan, strategy, early-out, native, images, outline, writers or aggregate)";
+          "' (expected nan, strategy, early-out, native, images, outline, writers, aggregate or cache)";
   return false;
 }
 
@@ -179,6 +188,8 @@ std::string LoweringOptions::str() const {
     S += std::string(",writers=") + toString(Writers);
   if (Aggregate != Aggregation::Auto)
     S += std::string(",aggregate=") + toString(Aggregate);
+  if (!Cache)
+    S += ",cache=off";
   return S;
 }
 

@@ -3,7 +3,8 @@
 // Writes one lowered float atomic out as SPIR-V: the integer pointer, the
 // operand's bits (denormals flushed where the module flushes them), then,
 // per NaN policy and strategy, the sign-dispatched integer atomic with its
-// early-out and NaN fix-up, or the compare-exchange loop, or, for memory no
+// early-out and NaN fix-up (behind the bound cache's test where it
+// applies), or the compare-exchange loop, or, for memory no
 // other invocation sees, a load, a combine and a store; the result bitcast
 // back.  A float add on a retyped Workgroup float becomes a compare-exchange
 // loop of float adds.  The algorithm is fatomic::emulateLowered
@@ -89,6 +90,11 @@ private:
   void emitPrivate();
   void emitSingleRmw();
   uint32_t earlyOut(uint32_t Operand);
+  /// Whether the bound cache applies (cache=on; see cachedEarlyOut).
+  bool cacheApplies() const;
+  const CacheVariables &cacheVariables(const std::vector<uint32_t> &Keys);
+  /// The early-out behind the bound cache's test; returns the result bits.
+  uint32_t cachedEarlyOut(uint32_t Operand);
   void emitAdd();
 
   const std::set<unsigned> &FlushWidths;
@@ -102,6 +108,7 @@ private:
   uint32_t VB = 0, VNaN = 0, UVB = 0;
   bool CasPath = false;
   uint32_t ResultBits = 0;
+  uint32_t Loaded = 0; ///< the early-out's load
   std::optional<LoopOrder> Order;
 };
 

@@ -41,25 +41,6 @@ uint32_t BufferAlias::cloneOnPath(uint32_t T) {
   return New;
 }
 
-void BufferAlias::addToInterfaces(uint32_t Original, uint32_t Alias) {
-  // SPIR-V 1.4+ lists every global an entry point uses.
-  if (M.version() < 0x00010400)
-    return;
-  for (InstRef &R : M.section(Section::EntryPoint)) {
-    const Inst &I = M.inst(R);
-    const std::string Name = M.stringOperand(R, 2);
-    const uint32_t First = 2 + uint32_t(Name.size() / 4 + 1);
-    bool Listed = false;
-    for (uint32_t K = First; K < I.Count; ++K)
-      Listed |= M.operand(R, K) == Original;
-    if (!Listed)
-      continue;
-    std::vector<uint32_t> Ops(M.operands(R), M.operands(R) + I.Count);
-    Ops.push_back(Alias);
-    R = M.create(Op::OpEntryPoint, 0, 0, Ops);
-  }
-}
-
 // The alias variables make Restrict false on the buffer variables they alias
 // and on the struct members their atomics reach: those decorations go.
 // (Aliased is added to a variable that has no Aliased.)
@@ -102,7 +83,7 @@ void BufferAlias::apply() {
     const uint32_t Alias =
         M.addGlobal(Op::OpVariable, AliasPtrType, {uint32_t(SC)});
     copyVariableDecorations(Root, Alias);
-    addToInterfaces(Root, Alias);
+    M.listWhereListed(Root, Alias);
     for (size_t I : Indices)
       Plan.Sites[I].Root = Alias; // the chain is rebuilt on the alias per site
   }

@@ -32,7 +32,6 @@ public:
 private:
   uint32_t cloneOnPath(uint32_t Type);
   void dropFalseRestrict();
-  void addToInterfaces(uint32_t Original, uint32_t Alias);
   void copyVariableDecorations(uint32_t Root, uint32_t Alias);
 
   LoweringContext &C;

@@ -65,6 +65,14 @@ struct Operands {
   uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
 };
 
+/// The Private variables of one bound cache (AtomicEmitter, cache=on): the
+/// non-constant indices of the address it last saw, and the bound that
+/// address's memory is known to have reached (in the order map).
+struct CacheVariables {
+  std::vector<uint32_t> Keys;
+  uint32_t Bound = 0;
+};
+
 /// What the retyping and element-wise conversions need to know of a type.
 struct TypeFacts {
   bool Ok = false;     ///< defined, a type, acyclic, not too deep
@@ -125,6 +133,10 @@ public:
   bool hasFloat(uint32_t Type) { return facts(Type).HasFloat; }
   /// The target's class of memory for an atomic of kind \p K in class \p SC.
   MemoryClass memoryClass(MemKind K, spv::StorageClass SC) const;
+
+  /// The bound caches made so far, by root, operation and index ids: one
+  /// address expression has one cache, whichever emission reaches it.
+  std::map<std::vector<uint32_t>, CacheVariables> Caches;
 
 private:
   const spvtools::MessageConsumer &Consumer;

@@ -451,6 +451,25 @@ void Module::addDecoration(uint32_t Id, spv::Decoration D,
   section(Section::Annotation).push_back(create(Op::OpDecorate, 0, 0, Ops));
 }
 
+void Module::listWhereListed(uint32_t Listed, uint32_t Added) {
+  // SPIR-V 1.4+ lists every global an entry point uses.
+  if (version() < 0x00010400)
+    return;
+  for (InstRef &R : section(Section::EntryPoint)) {
+    const Inst &I = inst(R);
+    const std::string Name = stringOperand(R, 2);
+    const uint32_t First = 2 + uint32_t(Name.size() / 4 + 1);
+    bool Found = false;
+    for (uint32_t K = First; K < I.Count; ++K)
+      Found |= operand(R, K) == Listed;
+    if (!Found)
+      continue;
+    std::vector<uint32_t> Ops(operands(R), operands(R) + I.Count);
+    Ops.push_back(Added);
+    R = create(Op::OpEntryPoint, 0, 0, Ops);
+  }
+}
+
 uint32_t Module::scalarWidth(uint32_t TypeId) const {
   const InstRef R = def(TypeId);
   if (R == NoInst)

@@ -272,6 +272,10 @@ public:
   /// that decorationsOf() sees every decoration.  The same module.
   void flattenDecorationGroups();
   void addDecoration(uint32_t Id, spv::Decoration D, std::initializer_list<uint32_t> Literals = {});
+  /// SPIR-V 1.4+: adds global \p Added to the interface of every entry point
+  /// that lists \p Listed (before 1.4 interfaces hold only inputs and
+  /// outputs, and nothing changes).
+  void listWhereListed(uint32_t Listed, uint32_t Added);
   /// For OpTypeInt/OpTypeFloat: the width; 0 otherwise.
   uint32_t scalarWidth(uint32_t TypeId) const;
   /// The OpName of \p Id, or "".

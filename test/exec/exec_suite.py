@@ -407,6 +407,7 @@ SIZES = {
     ("bufref", 1): (16, 4), ("bufref", 64): (32, 4), ("bufref", 4096): (64, 4),
     ("shared", 1): (8, 8), ("shared", 64): (8, 8), ("shared", 4096): (4, 16),
     ("ssbo", 2): (16, 4), ("shared", 2): (8, 8),  # the `mixed` shape
+    ("ssbo", 512): (16, 16),  # the `runs` shape
 }
 
 CONFIGS = [(nan, strat, eo)
@@ -482,14 +483,18 @@ def lower(env, spv, config, images=False):
     nan, strat, eo = config[:3]
     outline = config[3] if len(config) > 3 else "on"
     aggregate = config[4] if len(config) > 4 else "off"
+    cache = config[5] if len(config) > 5 else "on"
     opts = f"nan={nan},strategy={strat},early-out={eo},outline={outline}"
     if aggregate != "off":
         opts += f",aggregate={aggregate}"
+    if cache != "on":
+        opts += f",cache={cache}"
     if images:
         opts += ",images=retype"
 
     def go():
-        out = spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.agg-{aggregate}.spv"
+        out = (spv[:-4] + f".{nan}.{strat}.eo-{eo}.outline-{outline}.agg-{aggregate}"
+               f".cache-{cache}.spv")
         rc, so, se = run([env.fopt, "--target-env=vulkan1.2", spv, "-o", out,
                           f"--lower-float-atomic-minmax={opts}"])
         if rc != 0:
@@ -499,6 +504,13 @@ def lower(env, spv, config, images=False):
             aggregated_check(out)
         return out
     return once(env, ("lower", spv, config), go)
+
+
+def has_bound_cache(spv):
+    """Whether the module (after static_checks) holds a bound cache: a
+    Private variable of the lowering (the shaders have none of their own)."""
+    with open(spv[:-4] + ".spvasm") as f:
+        return bool(re.search(r"= OpVariable %\S+ Private\b", f.read()))
 
 
 def is_aggregated(spv):
@@ -584,6 +596,12 @@ def run_case(env, c):
     init, ops = make_data(c.w, c.naddr, groups, k, parts, seed)
     if c.shape == "mixed":
         ops = make_mixed(ops, k)
+    if c.shape == "runs":
+        init, ops = make_runs(init, ops, k, c.w)
+        # The cache is there exactly where it applies.
+        want = not c.used and len(c.config) < 6
+        if has_bound_cache(spv) != want:
+            raise CaseFailure(f"{spv}: bound cache {'missing' if want else 'present'}")
     d = os.path.join(env.work, "cases", re.sub(r"[^A-Za-z0-9_.-]", "_", c.name))
     os.makedirs(d, exist_ok=True)
     B = c.w // 8
@@ -668,6 +686,30 @@ def make_mixed(ops, k):
     invocations on address 0 and the others on address 1, the halves
     changing with the iteration: ((lid >> 2) ^ k) & 1."""
     return [((((j % LOCAL_SIZE) >> 2) ^ ((j // LOCAL_SIZE) % k)) & 1, v) for j, (_, v) in enumerate(ops)]
+
+
+# The `runs` shape starts every other address at a value that a bound cache
+# must not take for a bound (a NaN that `number` replaces, a NaN of the other
+# sign, one with a payload) or that every operation passes.
+RUNS_INIT = {
+    32: [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800000],
+    64: [0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF0000000000000],
+}
+
+
+def make_runs(init, ops, k, w):
+    """The `runs` shape (cache=, docs/semantics.md "The bound cache"): each
+    pair of invocations stays on one address for 4 iterations, then moves
+    to another, so that each address sees a few invocations, each several
+    times in a row: ((invocation >> 1) + (k / 4) * 67) mod naddr."""
+    naddr = len(init)
+    init = [RUNS_INIT[w][(a >> 1) % 4] if a % 2 == 0 else v for a, v in enumerate(init)]
+    per_group = LOCAL_SIZE * k
+
+    def addr(j):
+        inv = j // per_group * LOCAL_SIZE + j % LOCAL_SIZE
+        return ((inv >> 1) + (j // LOCAL_SIZE) % k // 4 * 67) % naddr
+    return init, [(addr(j), v) for j, (_, v) in enumerate(ops)]
 
 
 def keep_ran(d, ran, w, used):
@@ -838,6 +880,7 @@ def lowered_cases(quick):
                                         f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
                                         w, mem, op, used, "def", "fatomic-opt", n, nan, cfg))
                 cases += shape_cases(w, mem, op, quick)
+                cases += runs_cases(w, mem, op, quick)
                 # Explicit scopes and semantics: Release and AcquireRelease
                 # forbid the early-out; Acquire and Relaxed allow it.
                 for sem in sem_variants(mem):
@@ -872,6 +915,31 @@ def shape_cases(w, mem, op, quick):
                     f"lowered/{nan}/dispatch/eo-on/outline-on/aggregate/{shape}/"
                     f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/{n}",
                     w, mem, op, used, "def", "fatomic-opt", n, nan, cfg, shape=shape))
+    return cases
+
+
+def runs_cases(w, mem, op, quick):
+    """The bound cache (cache=on, the default, for unused results whose
+    memory only lowered atomics of one kind write): runs of operations of
+    one invocation on one address, which start at NaNs and infinities
+    (make_runs), each policy, per invocation and aggregated, against
+    cache=off with the same data."""
+    cases = []
+    if mem != "ssbo":
+        return cases
+    for used in (False, True):
+        for nan in ("number", "propagate", "fast"):
+            if quick and nan != "number":
+                continue
+            for extra in (("on", "off"), ("on", "subgroup"), ("on", "off", "off")):
+                cfg = (nan, "dispatch", "on") + extra
+                name = "/".join(("outline-" + extra[0],
+                                 "aggregate" if extra[1] == "subgroup" else "per-invocation")
+                                + (("cache-off",) if len(extra) > 2 else ()))
+                cases.append(Case(
+                    f"lowered/{nan}/dispatch/eo-on/{name}/runs/"
+                    f"f{w}/{mem}/{op}/{'used' if used else 'unused'}/def/512",
+                    w, mem, op, used, "def", "fatomic-opt", 512, nan, cfg, shape="runs"))
     return cases
 
 

@@ -74,6 +74,17 @@ TEST(Options, ErrorsNameTheCulprit) {
     ASSERT_TRUE(Again) << Err;
     EXPECT_EQ(Again->Aggregate, O->Aggregate);
   }
+  EXPECT_TRUE(parseOptions("", Err)->Cache);
+  for (const char *V : {"off", "on"}) {
+    auto O = parseOptions(std::string("cache=") + V, Err);
+    ASSERT_TRUE(O) << Err;
+    EXPECT_EQ(O->Cache, std::string(V) == "on");
+    auto Again = parseOptions(O->str(), Err);
+    ASSERT_TRUE(Again) << Err;
+    EXPECT_EQ(Again->Cache, O->Cache);
+  }
+  EXPECT_FALSE(parseOptions("cache=maybe", Err));
+  EXPECT_NE(Err.find("'cache'"), std::string::npos) << Err;
   EXPECT_FALSE(parseOptions("aggregate=warp", Err));
   EXPECT_NE(Err.find("'aggregate'"), std::string::npos) << Err;
   EXPECT_NE(Err.find("auto, subgroup or off"), std::string::npos) << Err;

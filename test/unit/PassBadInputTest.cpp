@@ -180,8 +180,9 @@ TEST(PassBadInput, BigEndianLowersLikeLittleEndian) {
   EXPECT_EQ(A.Words, B.Words);
 }
 
-// The lowering adds the alias variable to the entry point's interface: an
-// OpEntryPoint already at the 65535-word limit cannot take it.
+// The lowering adds the alias variable (and the bound cache's variables) to
+// the entry point's interface: an OpEntryPoint already at the 65535-word
+// limit cannot take them.
 TEST(PassBadInput, EntryPointAtTheWordLimit) {
   std::vector<uint32_t> W = assemble(BufferModule);
   const size_t Ep = find(W, spv::Op::OpEntryPoint);
@@ -190,7 +191,7 @@ TEST(PassBadInput, EntryPointAtTheWordLimit) {
   W.insert(W.begin() + Ep + N, 0xFFFF - N, Var);
   W[Ep] = (0xFFFFu << 16) | (W[Ep] & 0xFFFF);
   expectRejected(W, FailureKind::Unsupported,
-                 "OpEntryPoint: lowering would make it 65536 words long, above "
+                 "OpEntryPoint: lowering would make it 65537 words long, above "
                  "the SPIR-V limit of 65535");
 }
 

@@ -449,6 +449,17 @@ fatomic options:
                    subgroup   also without a profile (you vouch for the
                               target); not where the profile lacks them.
                    off        every invocation does its own atomic.
+               cache=on|off
+                   on         (default) where the result is unused, the
+                              semantics are Relaxed and the module's only
+                              writers of the memory are lowered atomics of
+                              the same kind (see writers=), each invocation
+                              keeps the bound that memory is known to have
+                              reached at the address it last used, and skips
+                              an operand that cannot pass it without
+                              touching memory.  Costs two Private variables
+                              per address expression.
+                   off        every operation reads memory.
 
                Scope and memory semantics of each atomic are kept.  A
                pointer that reaches an atomic through OpFunctionParameter,

@@ -47,6 +47,15 @@ VARIANTS = {
                                 what="fatomic-opt --lower-float-atomic-minmax=outline=off "
                                      "(the lowering written out at the atomic instead of a "
                                      "helper function: shows the driver inlines the helper)"),
+    "fatomic-cache-off": dict(kind="fatomic", lower="cache=off", memory="ieee",
+                              legal=True, diagnostic=True,
+                              what="fatomic-opt --lower-float-atomic-minmax=cache=off (no bound "
+                                   "cache: every operation reads memory; shows what the cache "
+                                   "gains)"),
+    "fatomic-agg-cache-off": dict(kind="fatomic", lower="aggregate=subgroup,cache=off",
+                                  memory="ieee", legal=True, diagnostic=True,
+                                  what="fatomic-opt --lower-float-atomic-minmax="
+                                       "aggregate=subgroup,cache=off"),
     "fatomic-eo-off-fast": dict(kind="fatomic", lower="early-out=off,nan=fast", memory="ieee",
                                 legal=True, diagnostic=True,
                                 what="fatomic-opt --lower-float-atomic-minmax=early-out=off,nan=fast "
