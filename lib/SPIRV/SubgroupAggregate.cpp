@@ -166,6 +166,32 @@ uint32_t SubgroupAggregator::usedResult(uint32_t Old, uint32_t Reduced, uint32_t
   return op(Op::OpPhi, FloatType, {Old, Header, Scanned, ScanEnd});
 }
 
+// The subgroup's reduction of the keys.  A 64-bit key is reduced as two
+// 32-bit halves: the high halves first, then the low halves of the
+// invocations whose high half is that result (the others give the
+// identity), which is the unsigned order of the whole keys.  Drivers have
+// one instruction for a 32-bit reduction on GPUs that have one (NVIDIA
+// sm_80 and later: REDUX) but a loop of shuffles for a 64-bit one.
+uint32_t SubgroupAggregator::reduce(uint32_t Key) {
+  const bool Max = S.Op == FloatOp::Max;
+  const Op Combine = Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin;
+  const uint32_t Reduce = uint32_t(spv::GroupOperation::Reduce);
+  if (W != 64)
+    return op(Combine, UT, {subgroup(), Reduce, Key});
+  const uint32_t U32 = M.typeInt(32, false);
+  const uint32_t Half = constant(32);
+  const uint32_t Hi = op(Op::OpUConvert, U32, {op(Op::OpShiftRightLogical, UT, {Key, Half})});
+  const uint32_t Lo = op(Op::OpUConvert, U32, {Key});
+  const uint32_t TopHi = op(Combine, U32, {subgroup(), Reduce, Hi});
+  const uint32_t LoKey = op(Op::OpSelect, U32,
+                            {op(Op::OpIEqual, BT, {Hi, TopHi}), Lo,
+                             C.constantInt(U32, Max ? 0 : widthMask(32))});
+  const uint32_t TopLo = op(Combine, U32, {subgroup(), Reduce, LoKey});
+  return op(Op::OpBitwiseOr, UT,
+            {op(Op::OpShiftLeftLogical, UT, {op(Op::OpUConvert, UT, {TopHi}), Half}),
+             op(Op::OpUConvert, UT, {TopLo})});
+}
+
 void SubgroupAggregator::addCapabilities() {
   M.addCapability(spv::Capability::GroupNonUniform);
   M.addCapability(spv::Capability::GroupNonUniformArithmetic);
@@ -198,9 +224,7 @@ void SubgroupAggregator::emit() {
   // The key only where it is reduced: the per-invocation path does not
   // pay for it.
   const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
-  const uint32_t Reduced =
-      op(Max ? Op::OpGroupNonUniformUMax : Op::OpGroupNonUniformUMin, UT,
-         {subgroup(), uint32_t(spv::GroupOperation::Reduce), Key});
+  const uint32_t Reduced = reduce(Key);
   const uint32_t Elected = op(Op::OpGroupNonUniformElect, BT, {subgroup()});
   const uint32_t Header = curLabel(), Electing = M.newId(), AggMerge = M.newId();
   stmt(Op::OpSelectionMerge, {AggMerge, 0});

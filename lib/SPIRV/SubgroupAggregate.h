@@ -11,7 +11,8 @@
 //   if every index of the address is equal across the subgroup
 //          (OpGroupNonUniformAllEqual; no test where every index is a
 //          constant):
-//     r = OpGroupNonUniformUMax/UMin Reduce key
+//     r = OpGroupNonUniformUMax/UMin Reduce key (64-bit keys: the high
+//         halves, then the low halves where the high half is r's)
 //     the elected invocation (OpGroupNonUniformElect) runs the lowered
 //     atomic (AtomicEmitter) on U^-1(r)
 //     used result: old = OpGroupNonUniformBroadcastFirst of its result,
@@ -70,6 +71,9 @@ private:
   uint32_t unordered(uint32_t Key);
   uint32_t key(uint32_t Bits);
   uint32_t uniformAddress();
+  /// The reduction of \p Key over the active invocations (64 bits: two
+  /// 32-bit reductions).
+  uint32_t reduce(uint32_t Key);
   /// The lowered atomic by AtomicEmitter on float \p Value; returns the id
   /// of its float result.
   uint32_t lowered(uint32_t Value);

@@ -17,7 +17,15 @@ void main() {
   atomicMax(dst.x[i / 64u], vals.v[i]);
   atomicMax(dst64.d[i / 64u], double(vals.v[i]));
 }
+// The 64-bit key is reduced as two 32-bit halves (the high halves, then
+// the low halves of the invocations that hold the top high half).
 // BOTH: OpGroupNonUniformUMax %uint %uint_3 Reduce
-// BOTH: OpGroupNonUniformUMax %ulong %uint_3 Reduce
+// BOTH: %[[HI:[0-9]+]] = OpUConvert %uint %{{[0-9]+}}
+// BOTH-NEXT: %[[LO:[0-9]+]] = OpUConvert %uint %[[KEY:[0-9]+]]
+// BOTH-NEXT: %[[TOPHI:[0-9]+]] = OpGroupNonUniformUMax %uint %uint_3 Reduce %[[HI]]
+// BOTH-NEXT: %[[SAME:[0-9]+]] = OpIEqual %bool %[[HI]] %[[TOPHI]]
+// BOTH-NEXT: %[[LOKEY:[0-9]+]] = OpSelect %uint %[[SAME]] %[[LO]] %uint_0
+// BOTH-NEXT: %[[TOPLO:[0-9]+]] = OpGroupNonUniformUMax %uint %uint_3 Reduce %[[LOKEY]]
+// BOTH-NOT: OpGroupNonUniformUMax %ulong
 // F32: OpGroupNonUniformUMax %uint %uint_3 Reduce
-// F32-NOT: OpGroupNonUniformUMax %ulong
+// F32-NOT: OpGroupNonUniformUMax
