@@ -385,16 +385,10 @@ uint32_t AtomicEmitter::cachedEarlyOut(uint32_t Operand) {
   stmt(Op::OpBranchConditional, {Hit, Join, Miss});
   newBlock(Miss);
   const uint32_t Result = earlyOut(Operand);
-  // The new bound: the old one (for this address), the load, the operand.
-  uint32_t Seen = ordered(Loaded);
+  // The new bound: what the load saw (a NaN under `number` is none).
+  uint32_t New = ordered(Loaded);
   if (Policy == NanPolicy::Number)
-    Seen = op(Op::OpSelect, UT, {isNaN(Loaded), Identity, Seen});
-  const uint32_t Kept = Same ? op(Op::OpSelect, UT, {Same, Bound, Identity}) : Bound;
-  const Op Past = Max ? Op::OpUGreaterThan : Op::OpULessThan;
-  const auto Pick = [&](uint32_t A, uint32_t B) {
-    return op(Op::OpSelect, UT, {op(Past, BT, {A, B}), A, B});
-  };
-  const uint32_t New = Pick(Pick(Kept, Seen), UOp);
+    New = op(Op::OpSelect, UT, {isNaN(Loaded), Identity, New});
   for (size_t K = 0; K < Keys.size(); ++K)
     stmt(Op::OpStore, {V.Keys[K], Keys[K]});
   stmt(Op::OpStore, {V.Bound, New});

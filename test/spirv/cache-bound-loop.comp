@@ -4,8 +4,8 @@
 // reached (U order, initially 0: nothing but a no-op skipped); an operand
 // not past the bound at the same index skips the early-out's atomic load
 // and the integer atomic.  After the lowered atomic, the index and the new
-// bound (the largest of the old bound at this index, the load with NaNs
-// left out under `number`, and the operand) are stored.  SPIR-V 1.5: the
+// bound (U of the early-out's load; a NaN under `number`, which the first
+// number replaces, gives the identity) are stored.  SPIR-V 1.5: the
 // variables are in the entry point's interface.
 // RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax | FileCheck %s
 #version 450
@@ -37,10 +37,9 @@ void main() {
 // CHECK: OpAtomicUMin
 // CHECK: %[[LMAG:[0-9]+]] = OpBitwiseAnd %uint %[[LOADED]] %uint_2147483647
 // CHECK-NEXT: %[[LNAN:[0-9]+]] = OpUGreaterThan %bool %[[LMAG]] %uint_2139095040
-// CHECK-NEXT: OpSelect %uint %[[LNAN]] %uint_0
-// CHECK: %[[KEPT:[0-9]+]] = OpSelect %uint %[[SAME]] %[[B]] %uint_0
-// CHECK: OpStore %[[KEY]] %[[IDX]]
-// CHECK-NEXT: OpStore %[[BOUND]] %{{[0-9]+}}
+// CHECK-NEXT: %[[NEW:[0-9]+]] = OpSelect %uint %[[LNAN]] %uint_0
+// CHECK-NEXT: OpStore %[[KEY]] %[[IDX]]
+// CHECK-NEXT: OpStore %[[BOUND]] %[[NEW]]
 // CHECK-NEXT: OpBranch %[[JOIN]]
 // CHECK-NEXT: %[[JOIN]] = OpLabel
 // CHECK-NEXT: OpPhi %uint %[[UOP]] %{{[0-9]+}} %[[LOADED]]
