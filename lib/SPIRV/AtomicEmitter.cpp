@@ -8,6 +8,8 @@
 
 #include "AtomicEmitter.h"
 
+#include "BoundCache.h"
+
 #include "Semantics.h"
 #include "fatomic/LoweringModel.h"
 
@@ -307,91 +309,27 @@ void AtomicEmitter::emitSingleRmw() {
   if (!S.EarlyOutLegal)
     ResultBits = fixUp(dispatch(Operand));
   else
-    ResultBits = cacheApplies() ? cachedEarlyOut(Operand) : earlyOut(Operand);
+    ResultBits = BoundCache::applies(C, S, X, SemId) ? cachedEarlyOut(Operand) : earlyOut(Operand);
 }
 
-// ---- the bound cache (cache=on) ----------------------------------------------
-//
-// Where every writer of the memory is a lowered atomic of the same kind
-// (Site::Exclusive), memory only moves up the order map (max; down for min),
-// except that a NaN may sit there from before the dispatch: under `number`
-// it gives way to the first number, and no writer puts one back; under
-// `propagate` it stays, absorbing every operation; `fast` orders NaNs as
-// integers.  So a value the invocation once saw there (the early-out's
-// load, NaNs left out under `number`), or its own operand once its
-// operation is done, is a bound that memory keeps: an operation whose
-// operand is not past it cannot change memory, and it is skipped without a
-// load, as the early-out would have skipped it.  With its result unused,
-// nothing of it is observed; it takes effect where it is skipped.
-//
-// Relaxed semantics only (an acquire needs the load it would skip), and
-// not volatile.  The cache is the invocation's: Private variables holding
-// the non-constant indices of the address last seen and the bound, in U
-// order (initially the identity: nothing is skipped but what changes
-// nothing anyway).
-
-bool AtomicEmitter::cacheApplies() const {
-  if (!C.Opts.Cache || !S.ResultUnused || !S.Exclusive || S.Volatile || X.Semantics ||
-      M.hasCapability(spv::Capability::Kernel))
-    return false;
-  if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
-    return false;
-  uint64_t Sem = 0;
-  const uint64_t Ordered = SemAcquire | SemRelease | SemAcqRel | SemSeqCst | SemMakeAvailable |
-                           SemMakeVisible | SemVolatile;
-  return C.constantValue(SemId, Sem) && (Sem & Ordered) == 0;
-}
-
-const CacheVariables &AtomicEmitter::cacheVariables(const std::vector<uint32_t> &Keys) {
-  std::vector<uint32_t> Name{S.Root, uint32_t(S.Op)};
-  Name.insert(Name.end(), X.Indices.begin(), X.Indices.end());
-  auto [It, Added] = C.Caches.try_emplace(Name);
-  if (!Added)
-    return It->second;
-  const auto Private = [&](uint32_t Type, uint64_t Init) {
-    const uint32_t Var = M.addGlobal(Op::OpVariable, M.typePointer(StorageClass::Private, Type),
-                                     {uint32_t(StorageClass::Private), C.constantInt(Type, Init)});
-    M.listWhereListed(S.Root, Var);
-    return Var;
-  };
-  for (uint32_t K : Keys)
-    It->second.Keys.push_back(Private(C.typeOf(K), 0));
-  It->second.Bound = Private(UT, S.Op == FloatOp::Max ? 0 : widthMask(W));
-  return It->second;
-}
-
+// The early-out behind the bound cache's test (BoundCache.h), or, where
+// the caller made the test (SubgroupAggregator), only the early-out; either
+// way the load's bound is recorded.
 uint32_t AtomicEmitter::cachedEarlyOut(uint32_t Operand) {
-  const bool Max = S.Op == FloatOp::Max;
-  const uint32_t Identity = constant(Max ? 0 : widthMask(W));
-  std::vector<uint32_t> Keys;
-  for (uint32_t Idx : X.Indices)
-    if (!M.isConstant(Idx))
-      Keys.push_back(Idx);
-  const CacheVariables &V = cacheVariables(Keys);
-  uint32_t Same = 0;
-  for (size_t K = 0; K < Keys.size(); ++K) {
-    const uint32_t Eq =
-        op(Op::OpIEqual, BT, {op(Op::OpLoad, C.typeOf(Keys[K]), {V.Keys[K]}), Keys[K]});
-    Same = Same ? op(Op::OpLogicalAnd, BT, {Same, Eq}) : Eq;
+  BoundCache Cache(C, Blocks, S, X);
+  if (CacheTested) {
+    const uint32_t Result = earlyOut(Operand);
+    Cache.record(Cache.boundOfLoad(Loaded));
+    return Result;
   }
-  const uint32_t Bound = op(Op::OpLoad, UT, {V.Bound});
   const uint32_t UOp = ordered(Operand);
-  const Op NotPast = Max ? Op::OpULessThanEqual : Op::OpUGreaterThanEqual;
-  uint32_t Hit = op(NotPast, BT, {UOp, Bound});
-  if (Same)
-    Hit = op(Op::OpLogicalAnd, BT, {Same, Hit});
+  const uint32_t Hit = Cache.hit(UOp);
   const uint32_t From = curLabel(), Miss = M.newId(), Join = M.newId();
   stmt(Op::OpSelectionMerge, {Join, 0});
   stmt(Op::OpBranchConditional, {Hit, Join, Miss});
   newBlock(Miss);
   const uint32_t Result = earlyOut(Operand);
-  // The new bound: what the load saw (a NaN under `number` is none).
-  uint32_t New = ordered(Loaded);
-  if (Policy == NanPolicy::Number)
-    New = op(Op::OpSelect, UT, {isNaN(Loaded), Identity, New});
-  for (size_t K = 0; K < Keys.size(); ++K)
-    stmt(Op::OpStore, {V.Keys[K], Keys[K]});
-  stmt(Op::OpStore, {V.Bound, New});
+  Cache.record(Cache.boundOfLoad(Loaded));
   const uint32_t MissEnd = curLabel();
   stmt(Op::OpBranch, {Join});
   newBlock(Join);

@@ -63,6 +63,10 @@ public:
       : CodeWriter(C, Blocks), FlushWidths(FlushWidths), S(S), X(X) {}
 
   void emit();
+  /// The caller has made the bound cache's test, and this code runs only
+  /// where it missed: no second test, but the early-out's load is still
+  /// recorded as the bound.
+  void cacheTested() { CacheTested = true; }
 
 private:
   /// The semantics ids of a compare-exchange loop and its barriers (0: none).
@@ -90,10 +94,8 @@ private:
   void emitPrivate();
   void emitSingleRmw();
   uint32_t earlyOut(uint32_t Operand);
-  /// Whether the bound cache applies (cache=on; see cachedEarlyOut).
-  bool cacheApplies() const;
-  const CacheVariables &cacheVariables(const std::vector<uint32_t> &Keys);
-  /// The early-out behind the bound cache's test; returns the result bits.
+  /// The early-out behind the bound cache's test (BoundCache.h); returns
+  /// the result bits.
   uint32_t cachedEarlyOut(uint32_t Operand);
   void emitAdd();
 
@@ -109,6 +111,7 @@ private:
   bool CasPath = false;
   uint32_t ResultBits = 0;
   uint32_t Loaded = 0; ///< the early-out's load
+  bool CacheTested = false;
   std::optional<LoopOrder> Order;
 };
 

@@ -65,7 +65,7 @@ struct Operands {
   uint32_t Semantics = 0;        ///< helper parameter for run-time semantics
 };
 
-/// The Private variables of one bound cache (AtomicEmitter, cache=on): the
+/// The Private variables of one bound cache (BoundCache.h, cache=on): the
 /// non-constant indices of the address it last saw, and the bound that
 /// address's memory is known to have reached (in the order map).
 struct CacheVariables {

@@ -110,11 +110,14 @@ uint32_t SubgroupAggregator::uniformAddress() {
   return All;
 }
 
-uint32_t SubgroupAggregator::lowered(uint32_t Value) {
+uint32_t SubgroupAggregator::lowered(uint32_t Value, const BoundCache *Cache) {
   Operands Y = X;
   Y.Value = Value;
   Y.ResultId = M.newId();
-  AtomicEmitter(C, FlushWidths, Blocks, S, Y).emit();
+  AtomicEmitter E(C, FlushWidths, Blocks, S, Y);
+  if (Cache)
+    E.cacheTested();
+  E.emit();
   return Y.ResultId;
 }
 
@@ -211,7 +214,32 @@ void SubgroupAggregator::emit() {
   Identity = Max ? 0 : widthMask(W);
   Absorbing = Max ? widthMask(W) : 0;
   addCapabilities();
+  if (!BoundCache::applies(C, S, X, M.operand(S.Atomic, 2)))
+    return aggregated(X.ResultId, /*Key=*/0, /*Cache=*/nullptr);
 
+  // The bound cache first, per invocation: those it decides do not take
+  // part in the subgroup's operation.
+  BoundCache Cache(C, Blocks, S, X);
+  const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
+  const uint32_t Hit = Cache.hit(Key);
+  const uint32_t Header = curLabel(), Miss = M.newId(), Join = M.newId();
+  stmt(Op::OpSelectionMerge, {Join, 0});
+  stmt(Op::OpBranchConditional, {Hit, Join, Miss});
+  newBlock(Miss);
+  const uint32_t Missed = M.newId();
+  aggregated(Missed, Key, &Cache);
+  const uint32_t MissEnd = curLabel();
+  stmt(Op::OpBranch, {Join});
+  newBlock(Join);
+  const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
+  cur().push_back(
+      M.create(Op::OpPhi, FloatType, X.ResultId, {Undef, Header, Missed, MissEnd}));
+}
+
+// The uniformity test, the aggregated operation and the per-invocation
+// one, defining \p ResultId.  \p Key: the key if made already; \p Cache:
+// the bound cache whose test was made (its record follows each path).
+void SubgroupAggregator::aggregated(uint32_t ResultId, uint32_t Key, BoundCache *Cache) {
   const uint32_t Uniform = uniformAddress();
   const uint32_t Merge = Uniform ? M.newId() : 0, Single = Uniform ? M.newId() : 0;
   if (Uniform) {
@@ -222,38 +250,48 @@ void SubgroupAggregator::emit() {
     newBlock(Agg);
   }
   // The key only where it is reduced: the per-invocation path does not
-  // pay for it.
-  const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
+  // pay for it (unless the cache's test needed it).
+  if (!Key)
+    Key = key(op(Op::OpBitcast, UT, {X.Value}));
   const uint32_t Reduced = reduce(Key);
   const uint32_t Elected = op(Op::OpGroupNonUniformElect, BT, {subgroup()});
-  const uint32_t Header = curLabel(), Electing = M.newId(), AggMerge = M.newId();
+  const uint32_t AggMerge = M.newId(), Electing = M.newId();
+  const uint32_t Others = Cache ? M.newId() : AggMerge;
+  const uint32_t ElectHeader = curLabel();
   stmt(Op::OpSelectionMerge, {AggMerge, 0});
-  stmt(Op::OpBranchConditional, {Elected, Electing, AggMerge});
+  stmt(Op::OpBranchConditional, {Elected, Electing, Others});
   newBlock(Electing);
-  const uint32_t Old = lowered(op(Op::OpBitcast, FloatType, {unordered(Reduced)}));
+  const uint32_t Old = lowered(op(Op::OpBitcast, FloatType, {unordered(Reduced)}), Cache);
   const uint32_t ElectedEnd = curLabel();
   stmt(Op::OpBranch, {AggMerge});
+  if (Cache) {
+    // The elected invocation's atomic completes the reduced operand: a
+    // bound for the others (the elected one records its load).
+    newBlock(Others);
+    Cache->record(Reduced);
+    stmt(Op::OpBranch, {AggMerge});
+  }
+  const uint32_t OthersEnd = Cache ? Others : ElectHeader;
   newBlock(AggMerge);
   const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
   uint32_t Result = Undef;
   if (!S.ResultUnused) {
-    const uint32_t Mine = op(Op::OpPhi, FloatType, {Old, ElectedEnd, Undef, Header});
+    const uint32_t Mine = op(Op::OpPhi, FloatType, {Old, ElectedEnd, Undef, OthersEnd});
     Result = usedResult(
         op(Op::OpGroupNonUniformBroadcastFirst, FloatType, {subgroup(), Mine}), Reduced, Key);
   }
   if (!Uniform) {
-    cur().push_back(M.create(Op::OpCopyObject, FloatType, X.ResultId, {Result}));
+    cur().push_back(M.create(Op::OpCopyObject, FloatType, ResultId, {Result}));
     return;
   }
   const uint32_t AggEnd = curLabel();
   stmt(Op::OpBranch, {Merge});
   newBlock(Single);
-  const uint32_t Own = lowered(X.Value);
+  const uint32_t Own = lowered(X.Value, Cache);
   const uint32_t SingleEnd = curLabel();
   stmt(Op::OpBranch, {Merge});
   newBlock(Merge);
-  cur().push_back(
-      M.create(Op::OpPhi, FloatType, X.ResultId, {Result, AggEnd, Own, SingleEnd}));
+  cur().push_back(M.create(Op::OpPhi, FloatType, ResultId, {Result, AggEnd, Own, SingleEnd}));
 }
 
 } // namespace fatomic::spirv

@@ -39,6 +39,7 @@
 #define FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
 
 #include "AtomicEmitter.h"
+#include "BoundCache.h"
 #include "LoweringState.h"
 
 #include <set>
@@ -74,9 +75,13 @@ private:
   /// The reduction of \p Key over the active invocations (64 bits: two
   /// 32-bit reductions).
   uint32_t reduce(uint32_t Key);
-  /// The lowered atomic by AtomicEmitter on float \p Value; returns the id
-  /// of its float result.
-  uint32_t lowered(uint32_t Value);
+  /// The lowered atomic by AtomicEmitter on float \p Value, after the
+  /// test of \p Cache where there is one; returns the id of its float
+  /// result.
+  uint32_t lowered(uint32_t Value, const BoundCache *Cache);
+  /// The uniformity test and both paths, defining \p ResultId (see the
+  /// definition).
+  void aggregated(uint32_t ResultId, uint32_t Key, BoundCache *Cache);
   /// Each invocation's result: the fold of \p Old with the keys below it.
   uint32_t scannedResult(uint32_t Old, uint32_t Key);
   /// Each invocation's result: Old where the reduction \p Reduced could not

@@ -26,8 +26,7 @@ void main() {
 // CHECK: %[[LASTIDX:[0-9]+]] = OpLoad %uint %[[KEY]]
 // CHECK-NEXT: %[[SAME:[0-9]+]] = OpIEqual %bool %[[LASTIDX]] %[[IDX]]
 // CHECK-NEXT: %[[B:[0-9]+]] = OpLoad %uint %[[BOUND]]
-// CHECK: %[[UOP:[0-9]+]] = OpBitwiseXor %uint
-// CHECK-NEXT: %[[NOTPAST:[0-9]+]] = OpULessThanEqual %bool %[[UOP]] %[[B]]
+// CHECK-NEXT: %[[NOTPAST:[0-9]+]] = OpULessThanEqual %bool %[[UOP:[0-9]+]] %[[B]]
 // CHECK-NEXT: %[[HIT:[0-9]+]] = OpLogicalAnd %bool %[[SAME]] %[[NOTPAST]]
 // CHECK-NEXT: OpSelectionMerge %[[JOIN:[0-9]+]] None
 // CHECK-NEXT: OpBranchConditional %[[HIT]] %[[JOIN]] %[[MISS:[0-9]+]]
