@@ -30,8 +30,8 @@
 // subgroup; where it is, the operands are reduced in the order map, the
 // elected invocation does the lowered atomic, and used results are rebuilt
 // from its result and an exclusive scan (lib/SPIRV/SubgroupAggregate.h).
-// Adds GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformVote
-// (when an index is not constant) and GroupNonUniformBallot (used results).
+// Adds GroupNonUniform, GroupNonUniformArithmetic and
+// GroupNonUniformBallot (used results).
 //
 // Outlining (outline=on, the default): the lowered code of buffer,
 // Workgroup and pointer-cast atomics is written once per kind of atomic, in

@@ -38,7 +38,7 @@
 //                                  auto (default): where the target is
 //                                  known to have the subgroup operations
 //                                  it needs (a --target-profile or the
-//                                  Vulkan layer's device: basic, vote,
+//                                  Vulkan layer's device: basic,
 //                                  arithmetic, and ballot for used
 //                                  results, in compute; extended types for
 //                                  64-bit); subgroup: also where nothing is

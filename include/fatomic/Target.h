@@ -75,11 +75,11 @@ struct SubgroupSupport {
   bool ExtendedTypes = false;
 
   /// Whether compute shaders have what an aggregated atomic on \p Width-bit
-  /// keys needs: basic, vote and arithmetic, ballot where \p Ballot (used
+  /// keys needs: basic and arithmetic, ballot where \p Ballot (used
   /// results), extended types where \p Width or an index is not 32-bit.
-  /// Meaningful only where Known.
+  /// (Vote is recorded but not needed.)  Meaningful only where Known.
   bool allows(unsigned Width, bool NeedsBallot, bool WideIndex) const {
-    return Compute && Basic && Vote && Arithmetic && (Ballot || !NeedsBallot) &&
+    return Compute && Basic && Arithmetic && (Ballot || !NeedsBallot) &&
            ((Width == 32 && !WideIndex) || ExtendedTypes);
   }
 };

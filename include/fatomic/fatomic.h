@@ -132,7 +132,7 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * "aggregate=auto|subgroup|off" (where the invocations of a subgroup hit one
  * address, one of them does the atomic for all of them, in compute shaders;
  * auto, the default: where the target, from a profile, has the subgroup
- * basic, vote, arithmetic and (for used results) ballot operations in
+ * basic, arithmetic and (for used results) ballot operations in
  * compute and, for f64, shaderSubgroupExtendedTypes; subgroup: also where
  * the target says nothing of them; off: never), "cache=on|off" (default on:
  * an invocation skips, without touching memory, an unused-result operation

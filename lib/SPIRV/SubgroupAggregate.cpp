@@ -32,7 +32,7 @@ bool SubgroupAggregator::applies() const {
 
 // The subgroup operations this site's form uses: ballot for
 // BroadcastFirst (used results only), extended types for 64-bit keys or an
-// index that AllEqual compares and is not 32-bit.
+// index that the uniformity test reduces and is not 32-bit.
 bool SubgroupAggregator::targetAllows() const {
   bool WideIndex = false;
   for (uint32_t Idx : X.Indices) {
@@ -98,13 +98,21 @@ uint32_t SubgroupAggregator::key(uint32_t Bits) {
 }
 
 // True where every non-constant index is the same in every active
-// invocation; 0 where every index is a constant (one address for all).
+// invocation: its subgroup minimum equals its maximum; 0 where every index
+// is a constant (one address for all).  Two reductions rather than
+// OpGroupNonUniformAllEqual: on an H200 they cost less where the
+// subgroup's invocations share the address (up to 6 % of a whole
+// aggregated operation; docs/gpu-performance.md), and they need no more
+// than the arithmetic operations the keys' reduction needs.
 uint32_t SubgroupAggregator::uniformAddress() {
   uint32_t All = 0;
   for (uint32_t Idx : X.Indices) {
     if (M.isConstant(Idx))
       continue;
-    const uint32_t Equal = op(Op::OpGroupNonUniformAllEqual, BT, {subgroup(), Idx});
+    const uint32_t IT = C.typeOf(Idx), R = uint32_t(spv::GroupOperation::Reduce);
+    const uint32_t Equal =
+        op(Op::OpIEqual, BT, {op(Op::OpGroupNonUniformUMin, IT, {subgroup(), R, Idx}),
+                              op(Op::OpGroupNonUniformUMax, IT, {subgroup(), R, Idx})});
     All = All ? op(Op::OpLogicalAnd, BT, {All, Equal}) : Equal;
   }
   return All;
@@ -215,10 +223,13 @@ void SubgroupAggregator::emit() {
   Absorbing = Max ? widthMask(W) : 0;
   addCapabilities();
   if (!BoundCache::applies(C, S, X, M.operand(S.Atomic, 2)))
-    return aggregated(X.ResultId, /*Key=*/0, /*Cache=*/nullptr);
+    return aggregated(X.ResultId, uniformAddress(), /*Key=*/0, /*Cache=*/nullptr);
 
   // The bound cache first, per invocation: those it decides do not take
-  // part in the subgroup's operation.
+  // part in the subgroup's operation.  The uniformity test before it,
+  // where every invocation still runs (a sufficient test for those that
+  // stay).
+  const uint32_t Uniform = uniformAddress();
   BoundCache Cache(C, Blocks, S, X);
   const uint32_t Key = key(op(Op::OpBitcast, UT, {X.Value}));
   const uint32_t Hit = Cache.hit(Key);
@@ -227,7 +238,7 @@ void SubgroupAggregator::emit() {
   stmt(Op::OpBranchConditional, {Hit, Join, Miss});
   newBlock(Miss);
   const uint32_t Missed = M.newId();
-  aggregated(Missed, Key, &Cache);
+  aggregated(Missed, Uniform, Key, &Cache);
   const uint32_t MissEnd = curLabel();
   stmt(Op::OpBranch, {Join});
   newBlock(Join);
@@ -239,11 +250,10 @@ void SubgroupAggregator::emit() {
 // The uniformity test, the aggregated operation and the per-invocation
 // one, defining \p ResultId.  \p Key: the key if made already; \p Cache:
 // the bound cache whose test was made (its record follows each path).
-void SubgroupAggregator::aggregated(uint32_t ResultId, uint32_t Key, BoundCache *Cache) {
-  const uint32_t Uniform = uniformAddress();
+void SubgroupAggregator::aggregated(uint32_t ResultId, uint32_t Uniform, uint32_t Key,
+                                    BoundCache *Cache) {
   const uint32_t Merge = Uniform ? M.newId() : 0, Single = Uniform ? M.newId() : 0;
   if (Uniform) {
-    M.addCapability(spv::Capability::GroupNonUniformVote);
     const uint32_t Agg = M.newId();
     stmt(Op::OpSelectionMerge, {Merge, 0});
     stmt(Op::OpBranchConditional, {Uniform, Agg, Single});

@@ -9,8 +9,8 @@
 //   key  = U(v), the order map (NaN operands: the identity under `number`,
 //          the absorbing end under `propagate`; raw under `fast`)
 //   if every index of the address is equal across the subgroup
-//          (OpGroupNonUniformAllEqual; no test where every index is a
-//          constant):
+//          (its OpGroupNonUniformUMin equals its UMax; no test where every
+//          index is a constant):
 //     r = OpGroupNonUniformUMax/UMin Reduce key (64-bit keys: the high
 //         halves, then the low halves where the high half is r's)
 //     the elected invocation (OpGroupNonUniformElect) runs the lowered
@@ -20,6 +20,10 @@
 //     exclusive scan of the keys below it (old itself, with no scan, where
 //     r could not change memory)
 //   else: the per-invocation lowered atomic.
+// With the result unused and the bound cache on (BoundCache.h), each
+// invocation tests its cache after the uniformity test, and only those it
+// cannot decide take part in the rest; the atomics that follow make no
+// second test.
 //
 // Linearizable: the subgroup's operations take effect, in invocation order,
 // at the elected invocation's atomic, and each returned value is what that
@@ -31,8 +35,7 @@
 // the width, SPIR-V 1.3 or later, a Shader module whose every entry point is
 // GLCompute (a fragment shader's helper invocations take part in subgroup
 // operations but their atomics have no effect).  Adds GroupNonUniform,
-// GroupNonUniformVote, GroupNonUniformArithmetic and, for used results,
-// GroupNonUniformBallot.
+// GroupNonUniformArithmetic and, for used results, GroupNonUniformBallot.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_SPIRV_SUBGROUPAGGREGATE_H
@@ -81,7 +84,7 @@ private:
   uint32_t lowered(uint32_t Value, const BoundCache *Cache);
   /// The uniformity test and both paths, defining \p ResultId (see the
   /// definition).
-  void aggregated(uint32_t ResultId, uint32_t Key, BoundCache *Cache);
+  void aggregated(uint32_t ResultId, uint32_t Uniform, uint32_t Key, BoundCache *Cache);
   /// Each invocation's result: the fold of \p Old with the keys below it.
   uint32_t scannedResult(uint32_t Old, uint32_t Key);
   /// Each invocation's result: Old where the reduction \p Reduced could not

@@ -539,7 +539,7 @@ def layer_aggregates(env, c):
     m = re.search(r"(?:^|[,;])aggregate=(\w+)", env.layer_options)
     if m and m.group(1) == "off":
         return False
-    ops = ("subgroupBasic", "subgroupVote", "subgroupArithmetic") + (
+    ops = ("subgroupBasic", "subgroupArithmetic") + (
         ("subgroupBallot",) if c.used else ())
     return (c.w == 32 and c.mem in ("ssbo", "shared") and c.sem in ("def", "relaxed")
             and all(env.features.get(o) for o in ops))

@@ -27,5 +27,7 @@ void main() {
 // BOTH-NEXT: %[[LOKEY:[0-9]+]] = OpSelect %uint %[[SAME]] %[[LO]] %uint_0
 // BOTH-NEXT: %[[TOPLO:[0-9]+]] = OpGroupNonUniformUMax %uint %uint_3 Reduce %[[LOKEY]]
 // BOTH-NOT: OpGroupNonUniformUMax %ulong
+// F32: OpGroupNonUniformUMin %uint %uint_3 Reduce %[[IDX:[0-9]+]]
+// F32-NEXT: OpGroupNonUniformUMax %uint %uint_3 Reduce %[[IDX]]
 // F32: OpGroupNonUniformUMax %uint %uint_3 Reduce
 // F32-NOT: OpGroupNonUniformUMax

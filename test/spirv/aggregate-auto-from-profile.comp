@@ -15,6 +15,11 @@
 // RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.noarith.json --lower-float-atomic-minmax | FileCheck --check-prefix=ONE %s
 // RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.noarith.json --lower-float-atomic-minmax=aggregate=subgroup | FileCheck --check-prefix=ONE %s
 //
+// Without VK_SUBGROUP_FEATURE_VOTE_BIT it aggregates: the uniformity test
+// is two reductions, not a vote.
+// RUN: sed '/VK_SUBGROUP_FEATURE_VOTE_BIT/d' %profiles/nvidia-h200.json > %t.novote.json
+// RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.novote.json --lower-float-atomic-minmax | FileCheck --check-prefix=AGG %s
+//
 // Without VK_SUBGROUP_FEATURE_BALLOT_BIT: the used result needs
 // BroadcastFirst, so it is not aggregated either.
 // RUN: sed '/VK_SUBGROUP_FEATURE_BALLOT_BIT/d' %profiles/nvidia-h200.json > %t.noballot.json
@@ -29,7 +34,7 @@ void main() {
   res.r[i] = atomicMax(dst.x[i / 64u], float(i));
 }
 // AGG: OpCapability GroupNonUniformArithmetic
-// AGG: OpGroupNonUniformAllEqual
+// AGG: OpGroupNonUniformUMin
 // AGG: OpGroupNonUniformUMax %uint %uint_3 Reduce
 // AGG: OpGroupNonUniformBroadcastFirst
 // ONE-NOT: GroupNonUniform

@@ -1,10 +1,10 @@
 // aggregate=subgroup with the bound cache (the default cache=on), result
-// unused: each invocation tests its own cache first, and only those it
-// cannot decide take part in the uniformity test and the reduction.  The
-// elected invocation's lowered atomic makes no second test but records
-// its early-out's load; the others record the reduced key, which the
-// elected atomic completes.  The per-invocation path makes no second test
-// either.
+// unused: the uniformity test (every invocation, in uniform control flow),
+// then each invocation tests its own cache, and only those it cannot decide
+// take part in the reduction and the atomic.  The elected invocation's
+// lowered atomic makes no second test but records its early-out's load;
+// the others record the reduced key, which the elected atomic completes.
+// The per-invocation path makes no second test either.
 // RUN: %lower-and-check --env vulkan1.2 %s --lower-float-atomic-minmax=aggregate=subgroup | FileCheck %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -19,6 +19,9 @@ void main() {
 // CHECK: OpEntryPoint GLCompute %main "main" {{.*}} %[[KEY:[0-9]+]] %[[BOUND:[0-9]+]]{{$}}
 // CHECK: OpFunction %float Inline
 // CHECK-NEXT: %[[IDX:[0-9]+]] = OpFunctionParameter %uint
+// CHECK: %[[MIN:[0-9]+]] = OpGroupNonUniformUMin %uint %uint_3 Reduce %[[IDX]]
+// CHECK-NEXT: %[[MAX:[0-9]+]] = OpGroupNonUniformUMax %uint %uint_3 Reduce %[[IDX]]
+// CHECK-NEXT: %[[UNIFORM:[0-9]+]] = OpIEqual %bool %[[MIN]] %[[MAX]]
 // CHECK: %[[K:[0-9]+]] = OpSelect %uint %{{[0-9]+}} %uint_0 %{{[0-9]+}}
 // CHECK-NEXT: %[[LASTIDX:[0-9]+]] = OpLoad %uint %[[KEY]]
 // CHECK-NEXT: %[[SAME:[0-9]+]] = OpIEqual %bool %[[LASTIDX]] %[[IDX]]
@@ -28,7 +31,6 @@ void main() {
 // CHECK-NEXT: OpSelectionMerge %[[JOIN:[0-9]+]] None
 // CHECK-NEXT: OpBranchConditional %[[HIT]] %[[JOIN]] %[[MISS:[0-9]+]]
 // CHECK-NEXT: %[[MISS]] = OpLabel
-// CHECK-NEXT: %[[UNIFORM:[0-9]+]] = OpGroupNonUniformAllEqual %bool %uint_3 %[[IDX]]
 // CHECK-NEXT: OpSelectionMerge %[[MERGE:[0-9]+]] None
 // CHECK-NEXT: OpBranchConditional %[[UNIFORM]] %[[AGG:[0-9]+]] %[[SINGLE:[0-9]+]]
 // CHECK-NEXT: %[[AGG]] = OpLabel

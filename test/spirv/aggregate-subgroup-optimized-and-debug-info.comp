@@ -27,7 +27,7 @@ void main() {
   res.r[i] = acc;
 }
 // OPT: OpLoopMerge
-// OPT: OpGroupNonUniformAllEqual %bool %uint_3
+// OPT: OpGroupNonUniformUMin %uint %uint_3 Reduce
 // OPT: OpGroupNonUniformUMax %uint %uint_3 Reduce
 // OPT: OpGroupNonUniformElect
 // OPT: OpGroupNonUniformBroadcastFirst

@@ -441,7 +441,7 @@ fatomic options:
                    and one invocation does the atomic for all; used
                    results are rebuilt for each.  Compute shaders, SPIR-V
                    1.3+, buffer and Workgroup memory, Relaxed semantics
-                   only.  It needs subgroup basic, vote and arithmetic
+                   only.  It needs subgroup basic and arithmetic
                    operations in compute, ballot for used results, and
                    shaderSubgroupExtendedTypes for f64.
                    auto       (default) where --target-profile shows those
