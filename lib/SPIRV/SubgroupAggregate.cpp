@@ -221,6 +221,7 @@ void SubgroupAggregator::emit() {
   const bool Max = S.Op == FloatOp::Max;
   Identity = Max ? 0 : widthMask(W);
   Absorbing = Max ? widthMask(W) : 0;
+  Undef = M.addGlobal(Op::OpUndef, FloatType, {});
   addCapabilities();
   if (!BoundCache::applies(C, S, X, M.operand(S.Atomic, 2)))
     return aggregated(X.ResultId, uniformAddress(), /*Key=*/0, /*Cache=*/nullptr);
@@ -242,7 +243,6 @@ void SubgroupAggregator::emit() {
   const uint32_t MissEnd = curLabel();
   stmt(Op::OpBranch, {Join});
   newBlock(Join);
-  const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
   cur().push_back(
       M.create(Op::OpPhi, FloatType, X.ResultId, {Undef, Header, Missed, MissEnd}));
 }
@@ -283,7 +283,6 @@ void SubgroupAggregator::aggregated(uint32_t ResultId, uint32_t Uniform, uint32_
   }
   const uint32_t OthersEnd = Cache ? Others : ElectHeader;
   newBlock(AggMerge);
-  const uint32_t Undef = M.addGlobal(Op::OpUndef, FloatType, {});
   uint32_t Result = Undef;
   if (!S.ResultUnused) {
     const uint32_t Mine = op(Op::OpPhi, FloatType, {Old, ElectedEnd, Undef, OthersEnd});

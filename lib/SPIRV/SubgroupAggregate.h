@@ -101,6 +101,9 @@ private:
   /// The U-order identity of the reduction (nothing to combine) and its
   /// absorbing end.
   uint64_t Identity = 0, Absorbing = 0;
+  /// An OpUndef of the float type: the result where an invocation has none
+  /// of its own (one per site).
+  uint32_t Undef = 0;
 };
 
 } // namespace fatomic::spirv
