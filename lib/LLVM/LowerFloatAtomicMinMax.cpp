@@ -45,6 +45,7 @@
 
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
 
+#include "BoundCache.h"
 #include "WarpAggregate.h"
 
 #include "fatomic/LoweringModel.h"
@@ -1296,12 +1297,35 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
   }
 }
 
+/// The bound cache of \p F (BoundCache.h), whose collected float atomics
+/// are \p Atomics and \p ToOutline, where cache=on and \p F qualifies.
+std::optional<BoundCache> makeBoundCache(Function &F,
+                                         const LoweringOptions &Options,
+                                         ArrayRef<FloatAtomic> Atomics,
+                                         ArrayRef<FloatAtomic> ToOutline) {
+  if (!Options.Cache)
+    return std::nullopt;
+  SmallVector<Instruction *, 8> Sites;
+  for (ArrayRef<FloatAtomic> List : {Atomics, ToOutline})
+    for (const FloatAtomic &A : List)
+      Sites.push_back(A.Inst);
+  if (Sites.empty())
+    return std::nullopt;
+  const FloatAtomic &First = Atomics.empty() ? ToOutline.front()
+                                             : Atomics.front();
+  return BoundCache::make(F, Sites, First.Op,
+                          Options.policyFor(First.DefaultPolicy));
+}
+
 /// Aggregates over the warp the collected atomics of \p F that may be
-/// (WarpAggregate.h), where its target allows it.  Each stays in its list
-/// as the per-lane atomic, and the elected lane's atomic joins the same list
-/// just before it, with the same kind and proof.  aggregate=subgroup on a module that is not
-/// NVPTX is an error, reported once per function that has float atomics.
+/// (WarpAggregate.h), where its target allows it, and puts \p Cache's test
+/// before the others.  Each aggregated atomic stays in its list as the
+/// per-lane atomic, and the elected lane's atomic joins the same list just
+/// before it, with the same kind and proof.  aggregate=subgroup on a module
+/// that is not NVPTX is an error, reported once per function that has
+/// float atomics.
 void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
+                          BoundCache *Cache,
                           SmallVectorImpl<FloatAtomic> &Atomics,
                           SmallVectorImpl<FloatAtomic> &ToOutline) {
   if (Options.Aggregate == Aggregation::Subgroup &&
@@ -1318,23 +1342,29 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
         }
     return;
   }
-  if (!targetAggregates(F, Options.Aggregate))
+  const bool Aggregates = targetAggregates(F, Options.Aggregate);
+  if (!Aggregates && !Cache)
     return;
   for (SmallVectorImpl<FloatAtomic> *List : {&Atomics, &ToOutline}) {
     SmallVector<FloatAtomic, 8> WithElected;
     for (const FloatAtomic &A : *List) {
       auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst);
-      if (RMW && isWarpAggregable(*RMW)) {
+      if (RMW && Aggregates && isWarpAggregable(*RMW)) {
         // Before the per-lane atomic, as its block comes first.
         FloatAtomic &Elected = WithElected.emplace_back(A);
-        Elected.Inst = &aggregateOverWarp(*RMW, A.Op,
-                                          Options.policyFor(A.DefaultPolicy));
+        Elected.Inst = &aggregateOverWarp(
+            *RMW, A.Op, Options.policyFor(A.DefaultPolicy), Cache);
+      } else if (RMW && Cache) {
+        Cache->guard(*RMW);
       }
       WithElected.push_back(A);
     }
     *List = std::move(WithElected);
   }
 }
+
+void lowerInPlace(Function &F, const LoweringOptions &Options,
+                  MutableArrayRef<FloatAtomic> Atomics);
 
 /// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
 /// where it is given and the atomic can be outlined, otherwise in place
@@ -1349,12 +1379,26 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
   SmallVector<FloatAtomic, 8> Atomics, ToOutline;
   collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
                  Atomics, ToOutline);
+  // Helpers (AggregateWarps false) are no kernels, so they have no cache.
+  std::optional<BoundCache> Cache =
+      AggregateWarps ? makeBoundCache(F, Options, Atomics, ToOutline)
+                     : std::nullopt;
   if (AggregateWarps)
-    aggregateWarpAtomics(F, Options, Atomics, ToOutline);
+    aggregateWarpAtomics(F, Options, Cache ? &*Cache : nullptr, Atomics,
+                         ToOutline);
   for (const FloatAtomic &A : ToOutline)
     Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
+  lowerInPlace(F, Options, Atomics);
+  if (Cache)
+    Cache->promote();
+  return !Atomics.empty() || !ToOutline.empty();
+}
+
+/// Writes out the lowering of each of \p Atomics at its place in \p F.
+void lowerInPlace(Function &F, const LoweringOptions &Options,
+                  MutableArrayRef<FloatAtomic> Atomics) {
   if (Atomics.empty())
-    return !ToOutline.empty();
+    return;
 
   MDNode *Unlikely = nullptr;
   SmallVector<LaneConstants, 2> Constants; // by FP type
@@ -1394,7 +1438,6 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
       Lower(Word);
     }
   }
-  return true;
 }
 
 Function *Outliner::makeHelper(AtomicRMWInst &RMW, bool Exclusive) {

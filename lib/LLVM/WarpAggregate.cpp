@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpAggregate.h"
+#include "BoundCache.h"
+#include "OrderKeys.h"
 
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
@@ -48,10 +50,11 @@ bool isWarpSharedAddressSpace(unsigned AS) {
 /// Emits the aggregated form of one atomic (WarpAggregate.h).
 class WarpAggregate {
 public:
-  WarpAggregate(AtomicRMWInst &RMW, FloatOp Op, NanPolicy Policy)
-      : RMW(RMW), Op(Op), Policy(Policy), B(&RMW),
+  WarpAggregate(AtomicRMWInst &RMW, FloatOp Op, NanPolicy Policy,
+                BoundCache *Cache)
+      : RMW(RMW), Op(Op), Policy(Policy), Cache(Cache), B(&RMW),
         Bits(RMW.getType()->getPrimitiveSizeInBits().getFixedValue()),
-        WordTy(B.getIntNTy(Bits)) {}
+        WordTy(B.getIntNTy(Bits)), Keys(B, Bits, Op, Policy) {}
 
   AtomicRMWInst &run();
 
@@ -60,23 +63,25 @@ private:
     return B.CreateIntrinsic(ID, {}, Args);
   }
   Constant *word(uint64_t V) { return ConstantInt::get(WordTy, V); }
-  Value *emitIsNaN(Value *W);
   Value *emitJoin(Value *High, Value *Low);
   Value *emitUniform();
   Value *emitKey();
   Value *emitReduce(Value *Key);
-  Value *emitToOrdered(Value *W);
-  Value *emitFromOrdered(Value *K);
   Value *emitBroadcast(Value *W, Value *Lane);
   Value *emitMemoryAfter(Value *Old, Value *Reduced);
   Value *emitResult(Value *Elected, Value *Key, Value *Reduced);
+  Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
+  Value *emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
+                         BasicBlock *Reduce, Value *Key, Value *Reduced);
 
   AtomicRMWInst &RMW;
   const FloatOp Op;
   const NanPolicy Policy;
+  BoundCache *const Cache; ///< the function's bound cache, if it has one
   IRBuilder<> B;
   const unsigned Bits;
   IntegerType *const WordTy;
+  OrderKeys Keys;
   Value *Mask = nullptr;   ///< the active lanes
   Value *LaneId = nullptr; ///< this lane's index in the warp
   Value *Leader = nullptr; ///< the lowest active lane, which does the atomic
@@ -100,12 +105,6 @@ Value *WarpAggregate::emitUniform() {
 // instructions does not depend on the order in which the compiler
 // evaluates arguments.
 
-/// Whether the word \p W is a NaN.
-Value *WarpAggregate::emitIsNaN(Value *W) {
-  Value *Magnitude = B.CreateAnd(W, word(widthMask(Bits) >> 1));
-  return B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
-}
-
 /// The 64-bit word of two 32-bit halves.
 Value *WarpAggregate::emitJoin(Value *High, Value *Low) {
   Value *LowWord = B.CreateZExt(Low, WordTy);
@@ -113,34 +112,11 @@ Value *WarpAggregate::emitJoin(Value *High, Value *Low) {
   return B.CreateOr(HighWord, LowWord);
 }
 
-/// U of a word.
-Value *WarpAggregate::emitToOrdered(Value *W) {
-  Value *Negative = B.CreateICmpSLT(W, word(0));
-  Value *FromPositive = B.CreateOr(W, word(signBit(Bits)));
-  Value *FromNegative = B.CreateNot(W);
-  return B.CreateSelect(Negative, FromNegative, FromPositive);
-}
-
-/// U^-1 of a key.
-Value *WarpAggregate::emitFromOrdered(Value *K) {
-  Value *OfPositive = B.CreateICmpSLT(K, word(0));
-  Value *ToNegative = B.CreateNot(K);
-  Value *ToPositive = B.CreateXor(K, word(signBit(Bits)));
-  return B.CreateSelect(OfPositive, ToPositive, ToNegative);
-}
-
 /// The operand's key: its bits with a NaN rewritten as the lowering
 /// rewrites it (number: the identity, which is the reduction's identity
 /// too; propagate: the sticky NaN, which wins), mapped by U.
 Value *WarpAggregate::emitKey() {
-  Value *W = B.CreateBitCast(RMW.getValOperand(), WordTy);
-  if (Policy != NanPolicy::Fast) {
-    Value *IsNaN = emitIsNaN(W);
-    uint64_t Pattern = Policy == NanPolicy::Number ? identityPattern(Op, Bits)
-                                                   : stickyPattern(Op, Bits);
-    W = B.CreateSelect(IsNaN, word(Pattern), W);
-  }
-  return emitToOrdered(W);
+  return Keys.key(B.CreateBitCast(RMW.getValOperand(), WordTy));
 }
 
 /// The best key of the active lanes: redux.sync on 32 bits; for 64, the
@@ -180,21 +156,21 @@ Value *WarpAggregate::emitBroadcast(Value *W, Value *Lane) {
 /// The memory after the elected atomic, which found \p Old and applied the
 /// operand of key \p Reduced: the policy's combination in the U order.
 Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
-  Value *OldKey = emitToOrdered(Old);
+  Value *OldKey = Keys.toOrdered(Old);
   Value *Best = Op == FloatOp::Max
                     ? B.CreateBinaryIntrinsic(Intrinsic::umax, OldKey, Reduced)
                     : B.CreateBinaryIntrinsic(Intrinsic::umin, OldKey, Reduced);
-  Value *After = emitFromOrdered(Best);
+  Value *After = Keys.fromOrdered(Best);
   if (Policy == NanPolicy::Fast)
     return After;
-  Value *OldIsNaN = emitIsNaN(Old);
+  Value *OldIsNaN = Keys.isNaN(Old);
   if (Policy == NanPolicy::Propagate) // a NaN in memory stays
     return B.CreateSelect(OldIsNaN, Old, After);
   // number: any number replaces a NaN in memory; only NaN operands (the
   // identity key) leave it.
   Value *NoNumber =
       B.CreateICmpEQ(Reduced, word(toOrdered(identityPattern(Op, Bits), Bits)));
-  Value *IfNaN = B.CreateSelect(NoNumber, Old, emitFromOrdered(Reduced));
+  Value *IfNaN = B.CreateSelect(NoNumber, Old, Keys.fromOrdered(Reduced));
   return B.CreateSelect(OldIsNaN, IfNaN, After);
 }
 
@@ -215,10 +191,30 @@ Value *WarpAggregate::emitResult(Value *Elected, Value *Key, Value *Reduced) {
   return B.CreateSelect(IsOwner, Old, After);
 }
 
+/// Branches from the atomic's block (where B is) to \p Reduce when the
+/// active lanes share the address, else to \p Single; with the bound
+/// cache, a lane that hits it goes to \p Done first, and only the others
+/// take part.  Returns the operand's key when the cache made it.
+Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
+                               BasicBlock *Done) {
+  Value *Key = nullptr;
+  if (Cache) {
+    Key = emitKey();
+    auto *Check = BasicBlock::Create(RMW.getContext(), "fatomic.warp.check",
+                                     Reduce->getParent(), Reduce);
+    B.CreateCondBr(Cache->emitHit(B, RMW.getPointerOperand(), Key), Done,
+                   Check);
+    B.SetInsertPoint(Check);
+  }
+  B.CreateCondBr(emitUniform(), Reduce, Single);
+  return Key;
+}
+
 AtomicRMWInst &WarpAggregate::run() {
   LLVMContext &Ctx = RMW.getContext();
   BasicBlock *Head = RMW.getParent();
   Function *F = Head->getParent();
+  const bool Used = !RMW.use_empty();
   BasicBlock *Done = Head->splitBasicBlock(&RMW, "fatomic.warp.done");
   auto *Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, Done);
   auto *Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, Done);
@@ -228,10 +224,11 @@ AtomicRMWInst &WarpAggregate::run() {
 
   Head->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Head);
-  B.CreateCondBr(emitUniform(), Reduce, Single);
+  Value *Key = emitHead(Reduce, Single, Done);
 
   B.SetInsertPoint(Reduce);
-  Value *Key = emitKey();
+  if (!Key)
+    Key = emitKey();
   Value *Reduced = emitReduce(Key);
   LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
   Leader = B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask, B.getTrue());
@@ -240,28 +237,33 @@ AtomicRMWInst &WarpAggregate::run() {
   B.SetInsertPoint(Elected);
   auto *One = cast<AtomicRMWInst>(RMW.clone());
   // The value operand: U^-1 of the reduced key.
-  One->setOperand(1, B.CreateBitCast(emitFromOrdered(Reduced), RMW.getType()));
+  One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
   B.Insert(One);
-  Value *ElectedWord = RMW.use_empty() ? nullptr : B.CreateBitCast(One, WordTy);
+  Value *ElectedWord = Used || Cache ? B.CreateBitCast(One, WordTy) : nullptr;
+  // Memory after the elected atomic is at least what it found, and the
+  // reduced key; the group's other lanes know the reduced key.
+  Value *ElectedBound =
+      Cache ? Keys.best(Keys.key(ElectedWord), Reduced) : nullptr;
   B.CreateBr(Join);
 
   B.SetInsertPoint(Join);
-  Value *Result = nullptr;
-  if (!RMW.use_empty()) {
-    PHINode *Found = B.CreatePHI(WordTy, 2);
-    Found->addIncoming(ElectedWord, Elected);
-    // Lanes other than the leader take the leader's value from the shuffle.
-    Found->addIncoming(PoisonValue::get(WordTy), Reduce);
-    // The group waits for its leader here, before any exchange: on sm_90,
-    // with the leader's fix-up loop between, the shuffles alone hung a
-    // divergent warp (tools/nvptx/nvptx-race.py, f64 cases).
-    call(Intrinsic::nvvm_bar_warp_sync, {Mask});
-    Result = B.CreateBitCast(emitResult(Found, Key, Reduced), RMW.getType());
+  if (Cache) {
+    PHINode *Bound = B.CreatePHI(WordTy, 2);
+    Bound->addIncoming(ElectedBound, Elected);
+    Bound->addIncoming(Reduced, Reduce);
+    Cache->emitRecord(B, RMW.getPointerOperand(), Bound);
   }
+  Value *Result = Used ? emitGroupResult(Elected, ElectedWord, Reduce, Key,
+                                         Reduced)
+                       : nullptr;
   B.CreateBr(Done);
 
   RMW.moveBefore(*Single, Single->end());
   B.SetInsertPoint(Single);
+  if (Cache) {
+    Value *Found = Keys.key(B.CreateBitCast(&RMW, WordTy));
+    Cache->emitRecord(B, RMW.getPointerOperand(), Keys.best(Found, Key));
+  }
   B.CreateBr(Done);
   if (Result) {
     B.SetInsertPoint(Done, Done->begin());
@@ -271,6 +273,23 @@ AtomicRMWInst &WarpAggregate::run() {
     Old->addIncoming(&RMW, Single);
   }
   return *One;
+}
+
+/// In Join, the result of every lane of the group (used results only):
+/// the elected atomic's word, \p ElectedWord from \p Elected, shuffled to
+/// the lanes that come from \p Reduce.
+Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
+                                      BasicBlock *Reduce, Value *Key,
+                                      Value *Reduced) {
+  PHINode *Found = B.CreatePHI(WordTy, 2);
+  Found->addIncoming(ElectedWord, Elected);
+  // Lanes other than the leader take the leader's value from the shuffle.
+  Found->addIncoming(PoisonValue::get(WordTy), Reduce);
+  // The group waits for its leader here, before any exchange: on sm_90,
+  // with the leader's fix-up loop between, the shuffles alone hung a
+  // divergent warp (tools/nvptx/nvptx-race.py, f64 cases).
+  call(Intrinsic::nvvm_bar_warp_sync, {Mask});
+  return B.CreateBitCast(emitResult(Found, Key, Reduced), RMW.getType());
 }
 
 } // namespace
@@ -295,8 +314,11 @@ bool isWarpAggregable(const AtomicRMWInst &RMW) {
 }
 
 AtomicRMWInst &aggregateOverWarp(AtomicRMWInst &RMW, FloatOp Op,
-                                 NanPolicy Policy) {
-  return WarpAggregate(RMW, Op, Policy).run();
+                                 NanPolicy Policy, BoundCache *Cache) {
+  // The cache's hit skips the atomic, which only an unused result allows.
+  if (Cache && !RMW.use_empty())
+    Cache = nullptr;
+  return WarpAggregate(RMW, Op, Policy, Cache).run();
 }
 
 } // namespace fatomic::llvmir

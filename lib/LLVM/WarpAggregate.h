@@ -52,6 +52,8 @@ class Function;
 
 namespace fatomic::llvmir {
 
+class BoundCache;
+
 /// Whether the target of \p F has the warp operations aggregation needs,
 /// as far as \p Aggregate lets the pass assume.
 bool targetAggregates(const llvm::Function &F, Aggregation Aggregate);
@@ -61,10 +63,13 @@ bool targetAggregates(const llvm::Function &F, Aggregation Aggregate);
 bool isWarpAggregable(const llvm::AtomicRMWInst &RMW);
 
 /// Rewrites \p RMW (an aggregable fmin/fmax-like atomic of operation \p Op
-/// under \p Policy) into the aggregated form above.  \p RMW stays, as the
-/// per-lane atomic; the elected lane's atomic is returned.
+/// under \p Policy) into the aggregated form above, behind \p Cache's test
+/// where the function has a bound cache (BoundCache.h) and the result is
+/// unused.  \p RMW stays, as the per-lane atomic; the elected lane's atomic
+/// is returned.
 llvm::AtomicRMWInst &aggregateOverWarp(llvm::AtomicRMWInst &RMW, FloatOp Op,
-                                       NanPolicy Policy);
+                                       NanPolicy Policy,
+                                       BoundCache *Cache = nullptr);
 
 } // namespace fatomic::llvmir
 

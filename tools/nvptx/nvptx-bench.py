@@ -93,9 +93,10 @@ VARIANTS = ("fatomic", "calls", "perlane", "expand")
 # AtomicExpand follows LLVM's fmax/fmin instead.
 LOWERED = ("fatomic", "calls", "perlane")
 # The pass's options per lowered variant: `perlane` is the lowering without
-# warp aggregation (aggregate=off), which every lane runs on its own.
+# warp aggregation and without the bound cache (aggregate=off, cache=off),
+# which every lane runs on its own: the pass's output before either.
 PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
-                "perlane": "outline=off;aggregate=off"}
+                "perlane": "outline=off;aggregate=off;cache=off"}
 # The variants whose benchmark kernel is aggregated over the warp (the
 # pass's default for sm_80 and later).
 AGGREGATED = ("fatomic", "calls")

@@ -1,0 +1,108 @@
+//===- BoundCache.h - Skipping float atomics a kernel knows are no-ops -*- C++ -*-===//
+//
+// The bound cache of the LLVM pass (cache=on, the default; docs/semantics.md,
+// "The bound cache in the LLVM pass"): in a kernel that does nothing to
+// memory but plain loads and unused float min/max atomics of one kind, each
+// thread keeps, in two registers, the address of its last atomic that went
+// to memory and a key its memory is known to have reached there.  An atomic
+// on that address whose operand's key is not beyond the bound is a no-op and
+// is skipped without touching memory:
+//
+//   atomicrmw fmax ptr %p, float %v monotonic          ; result unused
+//
+// becomes
+//
+//   k = key(v)                   (OrderKeys.h: U after the NaN rewrite)
+//   br (p == slot.p & k <=u slot.bound), done, miss    (>=u for min)
+//   miss:  o = atomicrmw fmax ptr %p, float %v monotonic
+//          slot = (p, max(key(o), k))
+//   done:
+//
+// and, where the atomic is aggregated over the warp (WarpAggregate.h), the
+// test comes before the warp's address test and only the lanes that miss
+// take part; the elected lane records the better of its atomic's key and
+// the reduced key, the other lanes of the group the reduced key.  The slot
+// starts as (null, the key no number is behind), so only operands that can
+// change nothing (a NaN under `number`) hit before the first miss.  The
+// slot is two allocas, promoted to registers once the function is lowered.
+//
+// Why a skipped atomic is exact without knowing the other writers: the
+// kernel's thread synchronizes with nothing (no fence, barrier, call, or
+// ordering above monotonic), so its relaxed atomics are constrained only by
+// coherence, and the skipped atomic can take its place in the address's
+// coherence order right after the thread's previous access to it, where
+// memory held a value it cannot change.
+//
+// Applies to a function with a kernel calling convention (ptx_kernel,
+// amdgpu_kernel, spir_kernel) that may run its float min/max atomics more
+// than once (two of them, or one in a loop), whose float min/max atomics are all
+// atomicrmw of one operation and scalar type, monotonic, not volatile, of
+// one syncscope and address space, with unused results, and whose other
+// instructions touch memory only through non-atomic non-volatile loads,
+// stores into allocas used by nothing but loads and stores, and intrinsics
+// that access no memory (lifetime markers included).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_LIB_LLVM_BOUNDCACHE_H
+#define FATOMIC_LIB_LLVM_BOUNDCACHE_H
+
+#include "fatomic/NanPolicy.h"
+#include "fatomic/OrderMap.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+
+namespace llvm {
+class AllocaInst;
+class AtomicRMWInst;
+class Function;
+class IRBuilderBase;
+class Instruction;
+class IntegerType;
+class Value;
+} // namespace llvm
+
+namespace fatomic::llvmir {
+
+class BoundCache {
+public:
+  /// The cache of \p F, whose float min/max atomics (every one the pass
+  /// collected in it) are \p Sites, lowered under \p Policy; nothing where
+  /// the header's conditions do not hold.  Adds the slot to \p F.
+  static std::optional<BoundCache> make(llvm::Function &F,
+                                        llvm::ArrayRef<llvm::Instruction *> Sites,
+                                        FloatOp Op, NanPolicy Policy);
+
+  /// Puts the test before \p RMW (one of the sites) and the record after
+  /// it: the per-lane form of the header.
+  void guard(llvm::AtomicRMWInst &RMW);
+
+  /// Whether the operand of key \p Key at \p Ptr is a known no-op.
+  llvm::Value *emitHit(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                       llvm::Value *Key);
+  /// Records that memory at \p Ptr has reached key \p Bound.
+  void emitRecord(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                  llvm::Value *Bound);
+
+  /// Promotes the slot to registers; once, after the function is lowered.
+  void promote();
+
+  FloatOp op() const { return Op; }
+  NanPolicy policy() const { return Policy; }
+
+private:
+  BoundCache(llvm::Function &F, llvm::Value *SamplePtr, unsigned Bits,
+             FloatOp Op, NanPolicy Policy);
+
+  llvm::Function &F;
+  llvm::IntegerType *WordTy;
+  FloatOp Op;
+  NanPolicy Policy;
+  llvm::AllocaInst *PtrSlot = nullptr;   ///< the address last gone to memory
+  llvm::AllocaInst *BoundSlot = nullptr; ///< the key memory reached there
+};
+
+} // namespace fatomic::llvmir
+
+#endif // FATOMIC_LIB_LLVM_BOUNDCACHE_H

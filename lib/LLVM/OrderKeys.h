@@ -1,0 +1,106 @@
+//===- OrderKeys.h - Order-mapped keys of float words in LLVM IR -*- C++ -*-===//
+//
+// Owns the IR for the keys that warp aggregation (WarpAggregate.h) and the
+// bound cache (BoundCache.h) compare and reduce: U of OrderMap.h applied to
+// a float's bits after the policy's NaN rewrite, so that one unsigned
+// compare or reduction is the float min/max of the policy, -0 < +0
+// included.  The same rewrite applies to operands and to memory words: a
+// NaN becomes the identity pattern under `number` (the key no number is
+// behind) and the sticky pattern under `propagate` (the key every operand
+// is behind); `fast` keys the raw bits.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_LIB_LLVM_ORDERKEYS_H
+#define FATOMIC_LIB_LLVM_ORDERKEYS_H
+
+#include "fatomic/NanPolicy.h"
+#include "fatomic/OrderMap.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace fatomic::llvmir {
+
+/// Emits key arithmetic on iN words (N = 16, 32 or 64) through a builder
+/// that the caller positions.  Each value is made in its own statement, so
+/// the order of the instructions does not depend on the order in which the
+/// compiler evaluates arguments.
+class OrderKeys {
+public:
+  OrderKeys(llvm::IRBuilderBase &B, unsigned Bits, FloatOp Op,
+            NanPolicy Policy)
+      : B(B), Bits(Bits), WordTy(B.getIntNTy(Bits)), Op(Op), Policy(Policy) {}
+
+  unsigned bits() const { return Bits; }
+  llvm::IntegerType *wordType() const { return WordTy; }
+  llvm::Constant *word(uint64_t V) const {
+    return llvm::ConstantInt::get(WordTy, V);
+  }
+
+  /// Whether the word \p W is a NaN.
+  llvm::Value *isNaN(llvm::Value *W) {
+    llvm::Value *Magnitude = B.CreateAnd(W, word(widthMask(Bits) >> 1));
+    return B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
+  }
+
+  /// U of a word.
+  llvm::Value *toOrdered(llvm::Value *W) {
+    llvm::Value *Negative = B.CreateICmpSLT(W, word(0));
+    llvm::Value *FromPositive = B.CreateOr(W, word(signBit(Bits)));
+    llvm::Value *FromNegative = B.CreateNot(W);
+    return B.CreateSelect(Negative, FromNegative, FromPositive);
+  }
+
+  /// U^-1 of a key.
+  llvm::Value *fromOrdered(llvm::Value *K) {
+    llvm::Value *OfPositive = B.CreateICmpSLT(K, word(0));
+    llvm::Value *ToNegative = B.CreateNot(K);
+    llvm::Value *ToPositive = B.CreateXor(K, word(signBit(Bits)));
+    return B.CreateSelect(OfPositive, ToPositive, ToNegative);
+  }
+
+  /// The key of the word \p W: its bits with a NaN rewritten as the
+  /// lowering rewrites an operand (number: the identity; propagate: the
+  /// sticky NaN), mapped by U.
+  llvm::Value *key(llvm::Value *W) {
+    if (Policy != NanPolicy::Fast) {
+      llvm::Value *NaN = isNaN(W);
+      uint64_t Pattern = Policy == NanPolicy::Number
+                             ? identityPattern(Op, Bits)
+                             : stickyPattern(Op, Bits);
+      W = B.CreateSelect(NaN, word(Pattern), W);
+    }
+    return toOrdered(W);
+  }
+
+  /// The key of a number operand that no key is behind: 0 for max, all
+  /// ones for min.
+  llvm::Constant *bottom() const {
+    return word(Op == FloatOp::Max ? 0 : widthMask(Bits));
+  }
+
+  /// The better of two keys in the operation's direction.
+  llvm::Value *best(llvm::Value *A, llvm::Value *C) {
+    return B.CreateBinaryIntrinsic(Op == FloatOp::Max ? llvm::Intrinsic::umax
+                                                      : llvm::Intrinsic::umin,
+                                   A, C);
+  }
+
+  /// Whether key \p K is not beyond key \p Bound in the operation's
+  /// direction (max: K <= Bound; min: K >= Bound).
+  llvm::Value *notBeyond(llvm::Value *K, llvm::Value *Bound) {
+    return Op == FloatOp::Max ? B.CreateICmpULE(K, Bound)
+                              : B.CreateICmpUGE(K, Bound);
+  }
+
+private:
+  llvm::IRBuilderBase &B;
+  const unsigned Bits;
+  llvm::IntegerType *const WordTy;
+  const FloatOp Op;
+  const NanPolicy Policy;
+};
+
+} // namespace fatomic::llvmir
+
+#endif // FATOMIC_LIB_LLVM_ORDERKEYS_H
