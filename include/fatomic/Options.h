@@ -98,7 +98,8 @@ struct LoweringOptions {
   Aggregation Aggregate = Aggregation::Auto;
   /// cache=: each invocation remembers a bound its memory is known to have
   /// reached, and skips an operation under it without touching memory
-  /// (SPIR-V pass; only where the cheaper forms are proven).
+  /// (SPIR-V pass: only where the cheaper forms are proven; LLVM pass: in
+  /// kernels that synchronize with nothing).
   bool Cache = true;
 
   /// Whether aggregate= lets an atomic whose needs are \p Allows (the

@@ -65,14 +65,19 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
   lowered atomic has the atomic load (`ld.relaxed.gpu.global`), the two
   integer atomics of the sign dispatch (`atom.global.max.s32` /
   `atom.global.min.u32` for fmax, and so on) and the compare-exchange only
-  in the NaN fix-up.
+  in the NaN fix-up.  Where the result is unused, the kernel (which
+  synchronizes with nothing) also has the bound cache (docs/semantics.md,
+  "The bound cache in the LLVM pass"): each lane first compares its operand
+  with the bound its last atomic left for the same address, skips the
+  atomic when the operand cannot change memory, and only the lanes that
+  miss take part in the aggregation.
 - **calls**: after `opt-22 -passes=lower-float-atomic-minmax` (the default,
   `outline=on`) straight into llc, where no inliner runs: the aggregation
   is in the kernel, and it calls a helper function (a PTX `.func`) that
   holds the lowered atomic.
-- **per-lane**: `lower-float-atomic-minmax<outline=off;aggregate=off>`:
-  the lowering without aggregation, every lane its own atomic (the pass's
-  output before warp aggregation).
+- **per-lane**: `lower-float-atomic-minmax<outline=off;aggregate=off;cache=off>`:
+  the lowering without aggregation and without the bound cache, every lane
+  its own atomic (the pass's output before either).
 - **AtomicExpand**: the module as it is; LLVM's AtomicExpand pass turns the
   float `atomicrmw` into a loop of `max.f32`/`min.f32` and
   `atom.global.cas`.
@@ -297,9 +302,10 @@ def render_aggregation(by_key, floor):
                                      floor.get((ty, op, values))))
     if not rows:
         return []
-    out = ["## Warp aggregation at one address\n",
+    out = ["## Warp aggregation and the bound cache at one address\n",
            "Every thread's atomics on one address: median ms of the per-lane "
-           "lowering (`aggregate=off`) and of the aggregated one, written out "
+           "lowering (`aggregate=off;cache=off`) and of the aggregated one "
+           "(with the bound cache where the result is unused), written out "
            "and with calls; speed-up = per-lane / aggregated; floor: the "
            "kernel without the atomic.\n",
            "| type | op | result | values | per-lane ms | aggregated ms | calls "

@@ -67,6 +67,17 @@
 // aggregates NVPTX functions that name no target-cpu, and is an error on
 // other targets; `aggregate=off` never aggregates.
 //
+// Bound cache (`cache=on`, the default; lib/LLVM/BoundCache.h,
+// docs/semantics.md "The bound cache in the LLVM pass"): in a function with a
+// kernel calling convention that may run its float atomics more than once,
+// whose float atomics are all unused monotonic atomicrmw of one kind and
+// whose other instructions touch memory only through plain loads, stores
+// into private allocas and memory-free intrinsics (no fence, barrier, call
+// or other atomic), each thread keeps the address of its last atomic and a
+// bound memory reached there, and skips an atomic whose operand cannot pass
+// it.  With warp aggregation the test comes first.  `cache=off` never
+// caches.
+//
 // Outlining (`outline=on`, the default of the module pass): every atomicrmw
 // of one kind (operation, type, ordering, syncscope, address space,
 // volatility, alignment) becomes a call of one helper function,
@@ -100,7 +111,7 @@
 // ';' (',' is also accepted by the option parser but ends a pass in a
 // pipeline string): nan=number|propagate|fast, strategy=dispatch|cas,
 // early-out=on|off, outline=on|off, writers=module|any,
-// aggregate=auto|subgroup|off.  native= and images=
+// aggregate=auto|subgroup|off, cache=on|off.  native= and images=
 // apply to SPIR-V only and are rejected here.  At the top level of a pipeline the name is the
 // module pass; inside function(...) it is the function pass, which rejects
 // outline=on.
