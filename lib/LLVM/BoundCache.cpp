@@ -60,11 +60,11 @@ bool isPrivateSlot(const Value *Ptr) {
 }
 
 /// Whether \p Site can use the cache, with \p First the function's first
-/// site: an unused monotonic non-volatile atomicrmw of a scalar, of the
-/// same operation, type, syncscope and address space as \p First.
+/// site: a monotonic non-volatile atomicrmw of a scalar, of the same
+/// operation, type, syncscope and address space as \p First.
 bool isCachedSite(const Instruction &Site, const AtomicRMWInst &First) {
   const auto *RMW = dyn_cast<AtomicRMWInst>(&Site);
-  return RMW && RMW->use_empty() && !RMW->isVolatile() &&
+  return RMW && !RMW->isVolatile() &&
          RMW->getOrdering() == AtomicOrdering::Monotonic &&
          !RMW->getType()->isVectorTy() &&
          RMW->getOperation() == First.getOperation() &&
@@ -101,6 +101,41 @@ bool isOnCycle(const BasicBlock &BB) {
   return false;
 }
 
+/// The blocks from which a path of at least one edge reaches a block of
+/// \p Sites.
+SmallPtrSet<const BasicBlock *, 16>
+blocksBeforeSites(ArrayRef<Instruction *> Sites) {
+  SmallVector<const BasicBlock *, 16> Work;
+  for (const Instruction *Site : Sites)
+    Work.append(pred_begin(Site->getParent()), pred_end(Site->getParent()));
+  SmallPtrSet<const BasicBlock *, 16> Before;
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (Before.insert(BB).second)
+      Work.append(pred_begin(BB), pred_end(BB));
+  }
+  return Before;
+}
+
+/// Whether every instruction of \p F that a site may follow, other than
+/// the sites, is quiet (isQuiet).  One that no site follows is harmless:
+/// the thread has run its last cached atomic by then.
+bool isQuietBeforeSites(const Function &F, ArrayRef<Instruction *> Sites) {
+  const SmallPtrSet<const Instruction *, 8> IsSite(Sites.begin(), Sites.end());
+  const SmallPtrSet<const BasicBlock *, 16> Before = blocksBeforeSites(Sites);
+  for (const BasicBlock &BB : F) {
+    // Walked backwards: whether a site follows in the block, or after it.
+    bool SiteFollows = Before.contains(&BB);
+    for (const Instruction &I : reverse(BB)) {
+      if (IsSite.contains(&I))
+        SiteFollows = true;
+      else if (SiteFollows && !isQuiet(I))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Whether a thread may run the sites more than once: without that, the
 /// test never finds a bound and only costs.
 bool mayRepeat(ArrayRef<Instruction *> Sites) {
@@ -117,48 +152,80 @@ std::optional<BoundCache> BoundCache::make(Function &F,
   auto *First = dyn_cast<AtomicRMWInst>(Sites.front());
   if (!First)
     return std::nullopt;
-  SmallPtrSet<const Instruction *, 8> IsSite;
+  bool Used = false;
   for (const Instruction *Site : Sites) {
     if (!isCachedSite(*Site, *First))
       return std::nullopt;
-    IsSite.insert(Site);
+    Used |= !Site->use_empty();
   }
-  for (const Instruction &I : instructions(F))
-    if (!IsSite.contains(&I) && !isQuiet(I))
-      return std::nullopt;
+  if (!isQuietBeforeSites(F, Sites))
+    return std::nullopt;
   const unsigned Bits =
       First->getType()->getPrimitiveSizeInBits().getFixedValue();
-  return BoundCache(F, First->getPointerOperand(), Bits, Op, Policy);
+  return BoundCache(F, First->getPointerOperand(), Bits, Op, Policy, Used);
 }
 
 BoundCache::BoundCache(Function &F, Value *SamplePtr, unsigned Bits,
-                       FloatOp Op, NanPolicy Policy)
+                       FloatOp Op, NanPolicy Policy, bool Exact)
     : F(F), WordTy(IntegerType::get(F.getContext(), Bits)), Op(Op),
       Policy(Policy) {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  const DataLayout &DL = F.getParent()->getDataLayout();
+  const unsigned AS = F.getParent()->getDataLayout().getAllocaAddrSpace();
   auto *PtrTy = cast<PointerType>(SamplePtr->getType());
-  PtrSlot = B.CreateAlloca(PtrTy, DL.getAllocaAddrSpace(), nullptr,
-                           "fatomic.cache.ptr");
-  BoundSlot = B.CreateAlloca(WordTy, DL.getAllocaAddrSpace(), nullptr,
-                             "fatomic.cache.bound");
-  B.CreateStore(ConstantPointerNull::get(PtrTy), PtrSlot);
-  B.CreateStore(OrderKeys(B, Bits, Op, Policy).bottom(), BoundSlot);
+  auto Slot = [&](Type *Ty, const Twine &Name, Value *Init) {
+    AllocaInst *A = B.CreateAlloca(Ty, AS, nullptr, "fatomic.cache." + Name);
+    B.CreateStore(Init, A);
+    return A;
+  };
+  PtrSlot = Slot(PtrTy, "ptr", ConstantPointerNull::get(PtrTy));
+  BoundSlot = Slot(WordTy, "bound", OrderKeys(B, Bits, Op, Policy).bottom());
+  if (Exact) {
+    WordSlot = Slot(WordTy, "word", ConstantInt::get(WordTy, 0));
+    ValidSlot = Slot(B.getInt1Ty(), "valid", B.getFalse());
+  }
 }
 
-Value *BoundCache::emitHit(IRBuilderBase &B, Value *Ptr, Value *Key) {
+OrderKeys BoundCache::keys(IRBuilderBase &B) const {
+  return OrderKeys(B, WordTy->getBitWidth(), Op, Policy);
+}
+
+Value *BoundCache::emitHit(IRBuilderBase &B, Value *Ptr, Value *Key,
+                           bool NeedWord) {
   Value *LastPtr = B.CreateLoad(PtrSlot->getAllocatedType(), PtrSlot);
   Value *Bound = B.CreateLoad(WordTy, BoundSlot);
   Value *Same = B.CreateICmpEQ(Ptr, LastPtr);
-  Value *Behind =
-      OrderKeys(B, WordTy->getBitWidth(), Op, Policy).notBeyond(Key, Bound);
-  return B.CreateAnd(Same, Behind);
+  Value *Hit = B.CreateAnd(Same, keys(B).notBeyond(Key, Bound));
+  if (!NeedWord)
+    return Hit;
+  return B.CreateAnd(B.CreateLoad(B.getInt1Ty(), ValidSlot), Hit);
 }
 
-void BoundCache::emitRecord(IRBuilderBase &B, Value *Ptr, Value *Bound) {
+Value *BoundCache::emitCachedWord(IRBuilderBase &B) {
+  return B.CreateLoad(WordTy, WordSlot);
+}
+
+void BoundCache::emitRecordBound(IRBuilderBase &B, Value *Ptr, Value *Bound) {
   B.CreateStore(Ptr, PtrSlot);
   B.CreateStore(Bound, BoundSlot);
+  if (exact()) // a bound, but not the word
+    B.CreateStore(B.getFalse(), ValidSlot);
+}
+
+void BoundCache::emitRecordWord(IRBuilderBase &B, Value *Ptr, Value *Word) {
+  B.CreateStore(Ptr, PtrSlot);
+  B.CreateStore(keys(B).key(Word), BoundSlot);
+  B.CreateStore(Word, WordSlot);
+  B.CreateStore(B.getTrue(), ValidSlot);
+}
+
+void BoundCache::emitRecordAfter(IRBuilderBase &B, Value *Ptr, Value *Old,
+                                 Value *OperandKey) {
+  OrderKeys Keys = keys(B);
+  if (exact())
+    emitRecordWord(B, Ptr, Keys.combine(Old, OperandKey));
+  else // memory after the atomic is at least what it found, and the operand
+    emitRecordBound(B, Ptr, Keys.best(Keys.key(Old), OperandKey));
 }
 
 void BoundCache::guard(AtomicRMWInst &RMW) {
@@ -169,22 +236,32 @@ void BoundCache::guard(AtomicRMWInst &RMW) {
   Head->getTerminator()->eraseFromParent();
   IRBuilder<> B(Head);
   B.SetCurrentDebugLocation(RMW.getDebugLoc());
-  OrderKeys Keys(B, WordTy->getBitWidth(), Op, Policy);
-  Value *Key = Keys.key(B.CreateBitCast(RMW.getValOperand(), WordTy));
+  Value *Key = keys(B).key(B.CreateBitCast(RMW.getValOperand(), WordTy));
   Value *Ptr = RMW.getPointerOperand();
-  B.CreateCondBr(emitHit(B, Ptr, Key), Done, Miss);
+  const bool Used = !RMW.use_empty();
+  Value *Cached =
+      Used ? B.CreateBitCast(emitCachedWord(B), RMW.getType()) : nullptr;
+  B.CreateCondBr(emitHit(B, Ptr, Key, Used), Done, Miss);
 
   RMW.moveBefore(*Miss, Miss->end());
   B.SetInsertPoint(Miss);
-  // Memory after the atomic is at least what it found, and the operand.
-  Value *Found = Keys.key(B.CreateBitCast(&RMW, WordTy));
-  emitRecord(B, Ptr, Keys.best(Found, Key));
+  Value *Old = B.CreateBitCast(&RMW, WordTy);
+  emitRecordAfter(B, Ptr, Old, Key);
   B.CreateBr(Done);
+  if (Used) {
+    B.SetInsertPoint(Done, Done->begin());
+    PHINode *Result = B.CreatePHI(RMW.getType(), 2);
+    RMW.replaceUsesWithIf(Result, [&](Use &U) { return U.getUser() != Old; });
+    Result->addIncoming(Cached, Head);
+    Result->addIncoming(&RMW, Miss);
+  }
 }
 
 void BoundCache::promote() {
+  SmallVector<AllocaInst *, 4> Slots = {PtrSlot, BoundSlot};
+  if (exact())
+    Slots.append({WordSlot, ValidSlot});
   DominatorTree DT(F);
-  AllocaInst *Slots[] = {PtrSlot, BoundSlot};
   PromoteMemToReg(Slots, DT);
 }
 

@@ -65,6 +65,8 @@ class Value;
 
 namespace fatomic::llvmir {
 
+class OrderKeys;
+
 class BoundCache {
 public:
   /// The cache of \p F, whose float min/max atomics (every one the pass
@@ -74,26 +76,40 @@ public:
                                         llvm::ArrayRef<llvm::Instruction *> Sites,
                                         FloatOp Op, NanPolicy Policy);
 
+  /// Whether the slot holds the word itself (some site's result is used),
+  /// not only its key.
+  bool exact() const { return WordSlot != nullptr; }
+
   /// Puts the test before \p RMW (one of the sites) and the record after
   /// it: the per-lane form of the header.
   void guard(llvm::AtomicRMWInst &RMW);
 
-  /// Whether the operand of key \p Key at \p Ptr is a known no-op.
+  /// Whether the operand of key \p Key at \p Ptr is a known no-op, and
+  /// with \p NeedWord (a used result) whether the slot holds the word.
   llvm::Value *emitHit(llvm::IRBuilderBase &B, llvm::Value *Ptr,
-                       llvm::Value *Key);
-  /// Records that memory at \p Ptr has reached key \p Bound.
-  void emitRecord(llvm::IRBuilderBase &B, llvm::Value *Ptr,
-                  llvm::Value *Bound);
+                       llvm::Value *Key, bool NeedWord);
+  /// The word a hit returns (exact() only).
+  llvm::Value *emitCachedWord(llvm::IRBuilderBase &B);
+  /// Records that memory at \p Ptr has reached key \p Bound, and (exact())
+  /// that the word is not known.
+  void emitRecordBound(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                       llvm::Value *Bound);
+  /// Records that memory at \p Ptr holds \p Word (exact()).
+  void emitRecordWord(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                      llvm::Value *Word);
+  /// Records an atomic at \p Ptr that found the word \p Old and applied an
+  /// operand of key \p OperandKey: the word memory then held (exact()), or
+  /// a bound.
+  void emitRecordAfter(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                       llvm::Value *Old, llvm::Value *OperandKey);
 
   /// Promotes the slot to registers; once, after the function is lowered.
   void promote();
 
-  FloatOp op() const { return Op; }
-  NanPolicy policy() const { return Policy; }
-
 private:
   BoundCache(llvm::Function &F, llvm::Value *SamplePtr, unsigned Bits,
-             FloatOp Op, NanPolicy Policy);
+             FloatOp Op, NanPolicy Policy, bool Exact);
+  OrderKeys keys(llvm::IRBuilderBase &B) const;
 
   llvm::Function &F;
   llvm::IntegerType *WordTy;
@@ -101,6 +117,8 @@ private:
   NanPolicy Policy;
   llvm::AllocaInst *PtrSlot = nullptr;   ///< the address last gone to memory
   llvm::AllocaInst *BoundSlot = nullptr; ///< the key memory reached there
+  llvm::AllocaInst *WordSlot = nullptr;  ///< exact(): the word memory held
+  llvm::AllocaInst *ValidSlot = nullptr; ///< exact(): whether Word is set
 };
 
 } // namespace fatomic::llvmir

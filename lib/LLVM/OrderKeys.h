@@ -93,6 +93,25 @@ public:
                               : B.CreateICmpUGE(K, Bound);
   }
 
+  /// The word memory holds after an atomic that found the word \p Old and
+  /// applied an operand of key \p OperandKey (a group's reduced key, or one
+  /// operand's): the policy's combination, in the U order.
+  llvm::Value *combine(llvm::Value *Old, llvm::Value *OperandKey) {
+    llvm::Value *OldKey = toOrdered(Old);
+    llvm::Value *After = fromOrdered(best(OldKey, OperandKey));
+    if (Policy == NanPolicy::Fast)
+      return After;
+    llvm::Value *OldIsNaN = isNaN(Old);
+    if (Policy == NanPolicy::Propagate) // a NaN in memory stays
+      return B.CreateSelect(OldIsNaN, Old, After);
+    // number: any number replaces a NaN in memory; only NaN operands (the
+    // identity key) leave it.
+    llvm::Value *NoNumber = B.CreateICmpEQ(
+        OperandKey, word(fatomic::toOrdered(identityPattern(Op, Bits), Bits)));
+    llvm::Value *IfNaN = B.CreateSelect(NoNumber, Old, fromOrdered(OperandKey));
+    return B.CreateSelect(OldIsNaN, IfNaN, After);
+  }
+
 private:
   llvm::IRBuilderBase &B;
   const unsigned Bits;

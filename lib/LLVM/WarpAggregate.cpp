@@ -68,9 +68,11 @@ private:
   Value *emitKey();
   Value *emitReduce(Value *Key);
   Value *emitBroadcast(Value *W, Value *Lane);
-  Value *emitMemoryAfter(Value *Old, Value *Reduced);
   Value *emitResult(Value *Elected, Value *Key, Value *Reduced);
-  Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
+  Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done,
+                  bool Used);
+  void emitDoneResult(BasicBlock *Done, BasicBlock *Head, BasicBlock *Join,
+                      Value *Result, BasicBlock *Single);
   Value *emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
                          BasicBlock *Reduce, Value *Key, Value *Reduced);
 
@@ -85,6 +87,8 @@ private:
   Value *Mask = nullptr;   ///< the active lanes
   Value *LaneId = nullptr; ///< this lane's index in the warp
   Value *Leader = nullptr; ///< the lowest active lane, which does the atomic
+  Value *GroupAfter = nullptr; ///< used: the memory the group's atomic left
+  Value *HitResult = nullptr;  ///< used, with the cache: a hit's result
 };
 
 /// Whether every active lane has the same address, and it is not in local
@@ -153,27 +157,6 @@ Value *WarpAggregate::emitBroadcast(Value *W, Value *Lane) {
   return emitJoin(High, Low);
 }
 
-/// The memory after the elected atomic, which found \p Old and applied the
-/// operand of key \p Reduced: the policy's combination in the U order.
-Value *WarpAggregate::emitMemoryAfter(Value *Old, Value *Reduced) {
-  Value *OldKey = Keys.toOrdered(Old);
-  Value *Best = Op == FloatOp::Max
-                    ? B.CreateBinaryIntrinsic(Intrinsic::umax, OldKey, Reduced)
-                    : B.CreateBinaryIntrinsic(Intrinsic::umin, OldKey, Reduced);
-  Value *After = Keys.fromOrdered(Best);
-  if (Policy == NanPolicy::Fast)
-    return After;
-  Value *OldIsNaN = Keys.isNaN(Old);
-  if (Policy == NanPolicy::Propagate) // a NaN in memory stays
-    return B.CreateSelect(OldIsNaN, Old, After);
-  // number: any number replaces a NaN in memory; only NaN operands (the
-  // identity key) leave it.
-  Value *NoNumber =
-      B.CreateICmpEQ(Reduced, word(toOrdered(identityPattern(Op, Bits), Bits)));
-  Value *IfNaN = B.CreateSelect(NoNumber, Old, Keys.fromOrdered(Reduced));
-  return B.CreateSelect(OldIsNaN, IfNaN, After);
-}
-
 /// Each lane's result: the owner of the reduced key (the lowest lane that
 /// offered it) goes first and gets what the elected atomic found; the
 /// others come after it and get the memory it left.
@@ -186,24 +169,28 @@ Value *WarpAggregate::emitResult(Value *Elected, Value *Key, Value *Reduced) {
                                     {Mask, B.CreateICmpEQ(Key, Reduced)}),
                                Mask);
   Value *Owner = B.CreateBinaryIntrinsic(Intrinsic::cttz, Offered, B.getTrue());
-  Value *After = emitMemoryAfter(Old, Reduced);
+  Value *After = Keys.combine(Old, Reduced);
+  GroupAfter = After;
   Value *IsOwner = B.CreateICmpEQ(LaneId, Owner);
   return B.CreateSelect(IsOwner, Old, After);
 }
 
 /// Branches from the atomic's block (where B is) to \p Reduce when the
 /// active lanes share the address, else to \p Single; with the bound
-/// cache, a lane that hits it goes to \p Done first, and only the others
-/// take part.  Returns the operand's key when the cache made it.
+/// cache, a lane that hits it goes to \p Done first (with the cached word
+/// as its result, HitResult, where the result is used), and only the
+/// others take part.  Returns the operand's key when the cache made it.
 Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
-                               BasicBlock *Done) {
+                               BasicBlock *Done, bool Used) {
   Value *Key = nullptr;
   if (Cache) {
     Key = emitKey();
+    if (Used)
+      HitResult = B.CreateBitCast(Cache->emitCachedWord(B), RMW.getType());
     auto *Check = BasicBlock::Create(RMW.getContext(), "fatomic.warp.check",
                                      Reduce->getParent(), Reduce);
-    B.CreateCondBr(Cache->emitHit(B, RMW.getPointerOperand(), Key), Done,
-                   Check);
+    B.CreateCondBr(Cache->emitHit(B, RMW.getPointerOperand(), Key, Used),
+                   Done, Check);
     B.SetInsertPoint(Check);
   }
   B.CreateCondBr(emitUniform(), Reduce, Single);
@@ -224,7 +211,7 @@ AtomicRMWInst &WarpAggregate::run() {
 
   Head->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Head);
-  Value *Key = emitHead(Reduce, Single, Done);
+  Value *Key = emitHead(Reduce, Single, Done, Used);
 
   B.SetInsertPoint(Reduce);
   if (!Key)
@@ -240,39 +227,52 @@ AtomicRMWInst &WarpAggregate::run() {
   One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
   B.Insert(One);
   Value *ElectedWord = Used || Cache ? B.CreateBitCast(One, WordTy) : nullptr;
-  // Memory after the elected atomic is at least what it found, and the
-  // reduced key; the group's other lanes know the reduced key.
+  // Unused: memory after the elected atomic is at least what it found, and
+  // the reduced key; the group's other lanes know the reduced key.
   Value *ElectedBound =
-      Cache ? Keys.best(Keys.key(ElectedWord), Reduced) : nullptr;
+      Cache && !Used ? Keys.best(Keys.key(ElectedWord), Reduced) : nullptr;
   B.CreateBr(Join);
 
   B.SetInsertPoint(Join);
-  if (Cache) {
+  if (ElectedBound) {
     PHINode *Bound = B.CreatePHI(WordTy, 2);
     Bound->addIncoming(ElectedBound, Elected);
     Bound->addIncoming(Reduced, Reduce);
-    Cache->emitRecord(B, RMW.getPointerOperand(), Bound);
+    Cache->emitRecordBound(B, RMW.getPointerOperand(), Bound);
   }
   Value *Result = Used ? emitGroupResult(Elected, ElectedWord, Reduce, Key,
                                          Reduced)
                        : nullptr;
+  // Used: every lane of the group knows the memory the group left.
+  if (Cache && Used)
+    Cache->emitRecordWord(B, RMW.getPointerOperand(), GroupAfter);
   B.CreateBr(Done);
 
   RMW.moveBefore(*Single, Single->end());
   B.SetInsertPoint(Single);
-  if (Cache) {
-    Value *Found = Keys.key(B.CreateBitCast(&RMW, WordTy));
-    Cache->emitRecord(B, RMW.getPointerOperand(), Keys.best(Found, Key));
-  }
+  if (Cache)
+    Cache->emitRecordAfter(B, RMW.getPointerOperand(),
+                           B.CreateBitCast(&RMW, WordTy), Key);
   B.CreateBr(Done);
-  if (Result) {
-    B.SetInsertPoint(Done, Done->begin());
-    PHINode *Old = B.CreatePHI(RMW.getType(), 2);
-    RMW.replaceAllUsesWith(Old);
-    Old->addIncoming(Result, Join);
-    Old->addIncoming(&RMW, Single);
-  }
+  if (Result)
+    emitDoneResult(Done, Head, Join, Result, Single);
   return *One;
+}
+
+/// The result phi at \p Done: the group's \p Result from \p Join, the
+/// per-lane atomic's from \p Single, and with the cache the cached word
+/// from \p Head.
+void WarpAggregate::emitDoneResult(BasicBlock *Done, BasicBlock *Head,
+                                   BasicBlock *Join, Value *Result,
+                                   BasicBlock *Single) {
+  B.SetInsertPoint(Done, Done->begin());
+  PHINode *Old = B.CreatePHI(RMW.getType(), 3);
+  RMW.replaceUsesWithIf(
+      Old, [&](Use &U) { return cast<Instruction>(U.getUser())->getParent() != Single; });
+  Old->addIncoming(Result, Join);
+  Old->addIncoming(&RMW, Single);
+  if (HitResult)
+    Old->addIncoming(HitResult, Head);
 }
 
 /// In Join, the result of every lane of the group (used results only):
@@ -315,9 +315,6 @@ bool isWarpAggregable(const AtomicRMWInst &RMW) {
 
 AtomicRMWInst &aggregateOverWarp(AtomicRMWInst &RMW, FloatOp Op,
                                  NanPolicy Policy, BoundCache *Cache) {
-  // The cache's hit skips the atomic, which only an unused result allows.
-  if (Cache && !RMW.use_empty())
-    Cache = nullptr;
   return WarpAggregate(RMW, Op, Policy, Cache).run();
 }
 

@@ -2,11 +2,13 @@
 ; is exact only where the thread synchronizes with nothing and touches the
 ; memory only through the cached atomics.  Each function below breaks one
 ; condition, and its atomics are lowered without the cache's test: not a
-; kernel; one atomic that no loop repeats; a used result; an ordering above
-; monotonic; a fence; a barrier (a call); another atomic; an atomic load; a
-; store to memory other than a private alloca; fmin and fmax in one kernel;
-; two types; cache=off.  A store into an alloca that only loads and stores
-; use keeps the cache (@private_store).
+; kernel; one atomic that no loop repeats; an ordering above monotonic; a
+; fence between the atomics, or before them (a release there would let a
+; reader synchronize with a skipped atomic); a barrier (a call); another
+; atomic; an atomic load; a store to memory other than a private alloca;
+; fmin and fmax in one kernel; two types; cache=off.  A store into an
+; alloca that only loads and stores use keeps the cache (@private_store),
+; and so does anything after the last atomic (@store_after).
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off;cache=off>' -S %s | FileCheck %s --check-prefix=OFF
@@ -31,18 +33,9 @@ exit:
 }
 
 ; CHECK-NOT:   fatomic.cache
-; CHECK-LABEL: define ptx_kernel void @used(
+; CHECK-LABEL: define ptx_kernel void @acquire(
 define ptx_kernel void @once(ptr addrspace(1) %p, float %v) {
   %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
-  ret void
-}
-
-; CHECK-NOT:   fatomic.cache
-; CHECK-LABEL: define ptx_kernel void @acquire(
-define ptx_kernel void @used(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v) {
-  %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
-  %s = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
-  store float %s, ptr addrspace(1) %q
   ret void
 }
 
@@ -55,10 +48,19 @@ define ptx_kernel void @acquire(ptr addrspace(1) %p, float %v) {
 }
 
 ; CHECK-NOT:   fatomic.cache
-; CHECK-LABEL: define ptx_kernel void @barrier(
+; CHECK-LABEL: define ptx_kernel void @fence_first(
 define ptx_kernel void @fence(ptr addrspace(1) %p, float %v) {
   %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
   fence syncscope("device") acquire
+  %s = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
+  ret void
+}
+
+; CHECK-NOT:   fatomic.cache
+; CHECK-LABEL: define ptx_kernel void @barrier(
+define ptx_kernel void @fence_first(ptr addrspace(1) %p, float %v) {
+  fence syncscope("device") release
+  %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
   %s = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
   ret void
 }
@@ -108,10 +110,22 @@ define ptx_kernel void @min_and_max(ptr addrspace(1) %p, ptr addrspace(1) %q, fl
 }
 
 ; CHECK-NOT:   fatomic.cache
-; CHECK-LABEL: define ptx_kernel void @private_store(
+; CHECK-LABEL: define ptx_kernel void @store_after(
 define ptx_kernel void @two_types(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v, double %w) {
   %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
   %s = atomicrmw fmax ptr addrspace(1) %q, double %w monotonic
+  ret void
+}
+
+; CHECK:       fatomic.cache.miss:
+; CHECK:       fatomic.cache.miss{{[0-9]+}}:
+; CHECK:       fence
+; CHECK-LABEL: define ptx_kernel void @private_store(
+define ptx_kernel void @store_after(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v) {
+  %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
+  %s = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic
+  store float %s, ptr addrspace(1) %q
+  fence seq_cst
   ret void
 }
 

@@ -21,6 +21,10 @@
 //             on slot %idx[i] of %base with operand %vals[i]: a kernel, so
 //             that the bound cache applies (BoundCache.h); the host calls
 //             it as a plain function, once per thread
+//         spir_kernel void @k.run-used.<op>.<type>(ptr %base, ptr %idx,
+//                                                  ptr %vals, ptr %out, i32 %n)
+//             the same loop with each result folded into a hash
+//             (h = h * 1000003 ^ zext(bits)), stored to %out after it
 //       Values travel as integer bits so that no NaN goes through FP
 //       registers on the way.
 //
@@ -39,8 +43,9 @@
 //       The run kernels instead apply runs of operands (special values and
 //       random patterns, mostly repeating the previous slot so that the
 //       cache has something to hit): 300 runs of 64 on four slots from one
-//       thread, each slot compared with the reference applied in program
-//       order, and runs of 3000 from four threads at once on six slots.
+//       thread, each slot (and, for run-used, the hash of the returned
+//       values) compared with the reference applied in program order, and
+//       runs of 3000 from four threads at once on six slots.
 //       For the DXIL kernels the shim also counts the atomicBinOp calls: the
 //       dispatch lowering must make exactly one per invocation.
 //
@@ -86,6 +91,8 @@ struct Kernel {
   std::string Ordering;
   bool Volatile = false;
   unsigned DxilCode = 0;
+  /// Form::Run: whether the results are used (folded into a hash).
+  bool RunUsed = false;
   /// Whether the tested atomic sits between two other atomics on the same
   /// operand in the same block, both on a global the checks ignore, so that
   /// the lowering shares the operand's values among the three: the
@@ -122,10 +129,15 @@ std::vector<Kernel> allKernels() {
       K.SameFirst = SameFirst;
       Ks.push_back(K);
     }
-  for (const RmwOp &R : RmwOps)
-    for (const ScalarType &T : ScalarTypes)
-      Ks.push_back({std::string("k.run.") + R.Name + "." + T.Short, Form::Run,
-                    R.Op, R.Default, T.Width, T.IR, "monotonic"});
+  for (bool Used : {false, true})
+    for (const RmwOp &R : RmwOps)
+      for (const ScalarType &T : ScalarTypes) {
+        Kernel &K = Ks.emplace_back();
+        K = {std::string(Used ? "k.run-used." : "k.run.") + R.Name + "." +
+                 T.Short,
+             Form::Run, R.Op, R.Default, T.Width, T.IR, "monotonic"};
+        K.RunUsed = Used;
+      }
   // DXIL::AtomicBinOpCode: IMin 4, IMax 5, UMin 6, UMax 7.
   for (unsigned Code = 4; Code <= 7; ++Code) {
     const FloatOp Op = (Code == 4 || Code == 6) ? FloatOp::Min : FloatOp::Max;
@@ -149,30 +161,43 @@ const char *rmwName(const Kernel &K) {
 void emitRunKernel(const Kernel &K) {
   const unsigned W = K.Width;
   const char *Ty = K.IRType.c_str();
-  std::printf(
-      "\ndefine spir_kernel void @\"%s\"(ptr %%base, ptr %%idx, ptr %%vals, "
-      "i32 %%n) {\n"
-      "entry:\n"
-      "  %%any = icmp ne i32 %%n, 0\n"
-      "  br i1 %%any, label %%loop, label %%exit\n"
-      "loop:\n"
-      "  %%i = phi i32 [ 0, %%entry ], [ %%i.next, %%loop ]\n"
-      "  %%i64 = zext i32 %%i to i64\n"
-      "  %%ip = getelementptr i32, ptr %%idx, i64 %%i64\n"
-      "  %%a = load i32, ptr %%ip, align 4\n"
-      "  %%a64 = zext i32 %%a to i64\n"
-      "  %%p = getelementptr i%u, ptr %%base, i64 %%a64\n"
-      "  %%bp = getelementptr i%u, ptr %%vals, i64 %%i64\n"
-      "  %%bits = load i%u, ptr %%bp, align %u\n"
-      "  %%v = bitcast i%u %%bits to %s\n"
-      "  %%r = atomicrmw %s ptr %%p, %s %%v monotonic, align %u\n"
-      "  %%i.next = add i32 %%i, 1\n"
-      "  %%more = icmp ult i32 %%i.next, %%n\n"
-      "  br i1 %%more, label %%loop, label %%exit\n"
-      "exit:\n"
-      "  ret void\n"
-      "}\n",
-      K.Name.c_str(), W, W, W, W / 8, W, Ty, rmwName(K), Ty, W / 8);
+  const bool Used = K.RunUsed;
+  std::printf("\ndefine spir_kernel void @\"%s\"(ptr %%base, ptr %%idx, "
+              "ptr %%vals,%s i32 %%n) {\n"
+              "entry:\n"
+              "  %%any = icmp ne i32 %%n, 0\n"
+              "  br i1 %%any, label %%loop, label %%exit\n"
+              "loop:\n"
+              "  %%i = phi i32 [ 0, %%entry ], [ %%i.next, %%loop ]\n",
+              K.Name.c_str(), Used ? " ptr %out," : "");
+  if (Used)
+    std::printf("  %%h = phi i64 [ 0, %%entry ], [ %%h.next, %%loop ]\n");
+  std::printf("  %%i64 = zext i32 %%i to i64\n"
+              "  %%ip = getelementptr i32, ptr %%idx, i64 %%i64\n"
+              "  %%a = load i32, ptr %%ip, align 4\n"
+              "  %%a64 = zext i32 %%a to i64\n"
+              "  %%p = getelementptr i%u, ptr %%base, i64 %%a64\n"
+              "  %%bp = getelementptr i%u, ptr %%vals, i64 %%i64\n"
+              "  %%bits = load i%u, ptr %%bp, align %u\n"
+              "  %%v = bitcast i%u %%bits to %s\n"
+              "  %%r = atomicrmw %s ptr %%p, %s %%v monotonic, align %u\n",
+              W, W, W, W / 8, W, Ty, rmwName(K), Ty, W / 8);
+  if (Used) {
+    std::printf("  %%rb = bitcast %s %%r to i%u\n", Ty, W);
+    if (W < 64)
+      std::printf("  %%rz = zext i%u %%rb to i64\n", W);
+    std::printf("  %%hm = mul i64 %%h, 1000003\n"
+                "  %%h.next = xor i64 %%hm, %%r%c\n",
+                W < 64 ? 'z' : 'b');
+  }
+  std::printf("  %%i.next = add i32 %%i, 1\n"
+              "  %%more = icmp ult i32 %%i.next, %%n\n"
+              "  br i1 %%more, label %%loop, label %%exit\n"
+              "exit:\n");
+  if (Used)
+    std::printf("  %%hf = phi i64 [ 0, %%entry ], [ %%h.next, %%loop ]\n"
+                "  store i64 %%hf, ptr %%out, align 8\n");
+  std::printf("  ret void\n}\n");
 }
 
 void emitIR() {
@@ -472,13 +497,23 @@ Run makeRun(std::mt19937_64 &Rng, const std::vector<uint64_t> &Grid,
   return R;
 }
 
-/// Calls a Form::Run kernel on \p Mem with \p R.
-void callRun(void *Fn, Slots &Mem, const Run &R) {
+/// Calls a Form::Run kernel on \p Mem with \p R; returns the hash of the
+/// returned values (run-used kernels; 0 for the others).
+uint64_t callRun(const Kernel &K, void *Fn, Slots &Mem, const Run &R) {
   Slots Vals(Mem.Width, unsigned(R.Value.size()));
   for (unsigned I = 0; I < R.Value.size(); ++I)
     Vals.set(I, R.Value[I]);
-  reinterpret_cast<void (*)(void *, const uint32_t *, void *, uint32_t)>(Fn)(
-      Mem.ptr(0), R.Slot.data(), Vals.ptr(0), uint32_t(R.Value.size()));
+  const auto N = uint32_t(R.Value.size());
+  if (!K.RunUsed) {
+    reinterpret_cast<void (*)(void *, const uint32_t *, void *, uint32_t)>(
+        Fn)(Mem.ptr(0), R.Slot.data(), Vals.ptr(0), N);
+    return 0;
+  }
+  uint64_t Hash = 0;
+  reinterpret_cast<void (*)(void *, const uint32_t *, void *, uint64_t *,
+                            uint32_t)>(Fn)(Mem.ptr(0), R.Slot.data(),
+                                           Vals.ptr(0), &Hash, N);
+  return Hash;
 }
 
 bool Runner::runs(const Kernel &K, void *Fn) {
@@ -493,9 +528,18 @@ bool Runner::runs(const Kernel &K, void *Fn) {
       Mem.set(S, Want[S]);
     }
     const Run R = makeRun(Rng, Grid, K.Width, NumSlots, Length);
-    callRun(Fn, Mem, R);
-    for (unsigned I = 0; I < Length; ++I)
+    const uint64_t Hash = callRun(K, Fn, Mem, R);
+    uint64_t WantHash = 0;
+    for (unsigned I = 0; I < Length; ++I) {
+      WantHash = WantHash * 1000003 ^ Want[R.Slot[I]];
       Want[R.Slot[I]] = expectApply(K, Want[R.Slot[I]], R.Value[I]);
+    }
+    ++Checks;
+    if (K.RunUsed && Hash != WantHash)
+      return failed(K, "run " + std::to_string(N) +
+                           ": the returned values differ from the "
+                           "reference's (hash " + hex(Hash, 64) +
+                           ", expected " + hex(WantHash, 64) + ")");
     for (unsigned S = 0; S < NumSlots; ++S) {
       ++Checks;
       if (Mem.get(S) != Want[S])
@@ -528,7 +572,7 @@ bool Runner::concurrentRuns(const Kernel &K, void *Fn) {
       Ready.fetch_add(1);
       while (Ready.load() < NumThreads) {
       }
-      callRun(Fn, Mem, Runs[T]);
+      callRun(K, Fn, Mem, Runs[T]);
     });
   for (std::thread &T : Threads)
     T.join();
