@@ -1,12 +1,13 @@
 //===- BoundCache.h - Skipping float atomics a kernel knows are no-ops -*- C++ -*-===//
 //
 // The bound cache of the LLVM pass (cache=on, the default; docs/semantics.md,
-// "The bound cache in the LLVM pass"): in a kernel that does nothing to
-// memory but plain loads and unused float min/max atomics of one kind, each
-// thread keeps, in two registers, the address of its last atomic that went
-// to memory and a key its memory is known to have reached there.  An atomic
-// on that address whose operand's key is not beyond the bound is a no-op and
-// is skipped without touching memory:
+// "The bound cache in the LLVM pass"): in a kernel that, while it may still
+// run a float min/max atomic, does nothing to memory but plain loads and
+// float min/max atomics of one kind, each thread keeps, in registers, the
+// address of its last atomic that went to memory and a key its memory is
+// known to have reached there.  An atomic on that address whose operand's
+// key is not beyond the bound is a no-op and is skipped without touching
+// memory:
 //
 //   atomicrmw fmax ptr %p, float %v monotonic          ; result unused
 //
@@ -18,29 +19,38 @@
 //          slot = (p, max(key(o), k))
 //   done:
 //
-// and, where the atomic is aggregated over the warp (WarpAggregate.h), the
-// test comes before the warp's address test and only the lanes that miss
-// take part; the elected lane records the better of its atomic's key and
-// the reduced key, the other lanes of the group the reduced key.  The slot
-// starts as (null, the key no number is behind), so only operands that can
-// change nothing (a NaN under `number`) hit before the first miss.  The
-// slot is two allocas, promoted to registers once the function is lowered.
+// Where some atomic's result is used, the slot is exact: it also holds the
+// word w memory held after the thread's last access and whether w is
+// known; a miss records w = the policy's combination of o and v (and the
+// bound key(w)), and a hit of a used atomic needs w known and returns w.
+//
+// Where the atomic is aggregated over the warp (WarpAggregate.h), the test
+// comes before the warp's address test and only the lanes that miss take
+// part.  Unused: the elected lane records the better of its atomic's key
+// and the reduced key, the other lanes of the group the reduced key (w
+// unknown).  Used: every lane of the group records the memory the group
+// left, the word the lanes after the owner return.  The slot starts as
+// (null, the key no number is behind, w unknown), so only operands that can
+// change nothing (a NaN under `number`) hit before the first miss, and only
+// where the result is unused.  The slot is allocas, promoted to registers
+// once the function is lowered.
 //
 // Why a skipped atomic is exact without knowing the other writers: the
 // kernel's thread synchronizes with nothing (no fence, barrier, call, or
-// ordering above monotonic), so its relaxed atomics are constrained only by
-// coherence, and the skipped atomic can take its place in the address's
-// coherence order right after the thread's previous access to it, where
-// memory held a value it cannot change.
+// ordering above monotonic before its last float atomic), so its relaxed
+// atomics are constrained only by coherence, and the skipped atomic can
+// take its place in the address's coherence order right after the thread's
+// previous access to it, where memory held w, on which it changes nothing.
 //
 // Applies to a function with a kernel calling convention (ptx_kernel,
 // amdgpu_kernel, spir_kernel) that may run its float min/max atomics more
-// than once (two of them, or one in a loop), whose float min/max atomics are all
-// atomicrmw of one operation and scalar type, monotonic, not volatile, of
-// one syncscope and address space, with unused results, and whose other
-// instructions touch memory only through non-atomic non-volatile loads,
-// stores into allocas used by nothing but loads and stores, and intrinsics
-// that access no memory (lifetime markers included).
+// than once (two of them, or one in a loop), whose float min/max atomics
+// are all atomicrmw of one operation and scalar type, monotonic, not
+// volatile, of one syncscope and address space, and whose other
+// instructions that some such atomic may follow touch memory only through
+// non-atomic non-volatile loads, stores into allocas used by nothing but
+// loads and stores, and intrinsics that access no memory (lifetime markers
+// and assume included).  What comes after the last atomic is free.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LIB_LLVM_BOUNDCACHE_H

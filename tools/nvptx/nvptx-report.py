@@ -65,12 +65,13 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
   lowered atomic has the atomic load (`ld.relaxed.gpu.global`), the two
   integer atomics of the sign dispatch (`atom.global.max.s32` /
   `atom.global.min.u32` for fmax, and so on) and the compare-exchange only
-  in the NaN fix-up.  Where the result is unused, the kernel (which
-  synchronizes with nothing) also has the bound cache (docs/semantics.md,
-  "The bound cache in the LLVM pass"): each lane first compares its operand
-  with the bound its last atomic left for the same address, skips the
-  atomic when the operand cannot change memory, and only the lanes that
-  miss take part in the aggregation.
+  in the NaN fix-up.  The kernel (which synchronizes with nothing) also
+  has the bound cache (docs/semantics.md, "The bound cache in the LLVM
+  pass"): each lane first compares its operand with the bound its last
+  atomic left for the same address, skips the atomic when the operand
+  cannot change memory (a used result is then the word memory held there,
+  which the lane kept), and only the lanes that miss take part in the
+  aggregation.
 - **calls**: after `opt-22 -passes=lower-float-atomic-minmax` (the default,
   `outline=on`) straight into llc, where no inliner runs: the aggregation
   is in the kernel, and it calls a helper function (a PTX `.func`) that
@@ -305,7 +306,7 @@ def render_aggregation(by_key, floor):
     out = ["## Warp aggregation and the bound cache at one address\n",
            "Every thread's atomics on one address: median ms of the per-lane "
            "lowering (`aggregate=off;cache=off`) and of the aggregated one "
-           "(with the bound cache where the result is unused), written out "
+           "(with the bound cache), written out "
            "and with calls; speed-up = per-lane / aggregated; floor: the "
            "kernel without the atomic.\n",
            "| type | op | result | values | per-lane ms | aggregated ms | calls "

@@ -70,13 +70,14 @@
 // Bound cache (`cache=on`, the default; lib/LLVM/BoundCache.h,
 // docs/semantics.md "The bound cache in the LLVM pass"): in a function with a
 // kernel calling convention that may run its float atomics more than once,
-// whose float atomics are all unused monotonic atomicrmw of one kind and
-// whose other instructions touch memory only through plain loads, stores
-// into private allocas and memory-free intrinsics (no fence, barrier, call
-// or other atomic), each thread keeps the address of its last atomic and a
-// bound memory reached there, and skips an atomic whose operand cannot pass
-// it.  With warp aggregation the test comes first.  `cache=off` never
-// caches.
+// whose float atomics are all monotonic atomicrmw of one kind and whose
+// other instructions before the last of them touch memory only through
+// plain loads, stores into private allocas and memory-free intrinsics (no
+// fence, barrier, call or other atomic), each thread keeps the address of
+// its last atomic and a bound memory reached there (and, where a result is
+// used, the word memory held), and skips an atomic whose operand cannot
+// pass it, returning that word.  With warp aggregation the test comes
+// first.  `cache=off` never caches.
 //
 // Outlining (`outline=on`, the default of the module pass): every atomicrmw
 // of one kind (operation, type, ordering, syncscope, address space,
