@@ -407,6 +407,22 @@ bool Runner::sequential(const Kernel &K, void *Fn) {
   return true;
 }
 
+/// Runs \p Body(T) for T below \p NumThreads on as many threads, released
+/// together once all of them have started, and waits for them.
+template <typename BodyT> void runTogether(unsigned NumThreads, BodyT Body) {
+  std::atomic<unsigned> Ready{0};
+  std::vector<std::thread> Threads;
+  for (unsigned T = 0; T < NumThreads; ++T)
+    Threads.emplace_back([&, T] {
+      Ready.fetch_add(1);
+      while (Ready.load() < NumThreads) {
+      }
+      Body(T);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+}
+
 bool Runner::concurrent(const Kernel &K, void *Fn) {
   constexpr unsigned NumThreads = 4, NumSlots = 6, OpsPerThread = 3000;
   const std::vector<uint64_t> Grid = specialValues(K.Width);
@@ -443,18 +459,10 @@ bool Runner::concurrent(const Kernel &K, void *Fn) {
       Vs.push_back(V);
     }
 
-  std::atomic<unsigned> Ready{0};
-  std::vector<std::thread> Threads;
-  for (unsigned T = 0; T < NumThreads; ++T)
-    Threads.emplace_back([&, T] {
-      Ready.fetch_add(1);
-      while (Ready.load() < NumThreads) {
-      }
-      for (unsigned I = 0; I < OpsPerThread; ++I)
-        call(K, Fn, Mem, (I + T) % NumSlots, Values[T][I]);
-    });
-  for (std::thread &T : Threads)
-    T.join();
+  runTogether(NumThreads, [&](unsigned T) {
+    for (unsigned I = 0; I < OpsPerThread; ++I)
+      call(K, Fn, Mem, (I + T) % NumSlots, Values[T][I]);
+  });
 
   // The final value does not depend on the interleaving: apply everything
   // sequentially, slot by slot.
@@ -497,6 +505,16 @@ Run makeRun(std::mt19937_64 &Rng, const std::vector<uint64_t> &Grid,
   return R;
 }
 
+/// Sets each of \p Mem's slots to a random value of \p Grid, and \p Want
+/// to the same values.
+void setRandomSlots(std::mt19937_64 &Rng, const std::vector<uint64_t> &Grid,
+                    Slots &Mem, std::vector<uint64_t> &Want) {
+  for (unsigned S = 0; S < Want.size(); ++S) {
+    Want[S] = Grid[Rng() % Grid.size()];
+    Mem.set(S, Want[S]);
+  }
+}
+
 /// Calls a Form::Run kernel on \p Mem with \p R; returns the hash of the
 /// returned values (run-used kernels; 0 for the others).
 uint64_t callRun(const Kernel &K, void *Fn, Slots &Mem, const Run &R) {
@@ -523,10 +541,7 @@ bool Runner::runs(const Kernel &K, void *Fn) {
   for (unsigned N = 0; N < NumRuns; ++N) {
     Slots Mem(K.Width, NumSlots);
     std::vector<uint64_t> Want(NumSlots);
-    for (unsigned S = 0; S < NumSlots; ++S) {
-      Want[S] = Grid[Rng() % Grid.size()];
-      Mem.set(S, Want[S]);
-    }
+    setRandomSlots(Rng, Grid, Mem, Want);
     const Run R = makeRun(Rng, Grid, K.Width, NumSlots, Length);
     const uint64_t Hash = callRun(K, Fn, Mem, R);
     uint64_t WantHash = 0;
@@ -534,7 +549,7 @@ bool Runner::runs(const Kernel &K, void *Fn) {
       WantHash = WantHash * 1000003 ^ Want[R.Slot[I]];
       Want[R.Slot[I]] = expectApply(K, Want[R.Slot[I]], R.Value[I]);
     }
-    ++Checks;
+    Checks += K.RunUsed;
     if (K.RunUsed && Hash != WantHash)
       return failed(K, "run " + std::to_string(N) +
                            ": the returned values differ from the "
@@ -558,24 +573,12 @@ bool Runner::concurrentRuns(const Kernel &K, void *Fn) {
   std::mt19937_64 Rng(0xca5e + K.Name.size());
   Slots Mem(K.Width, NumSlots);
   std::vector<uint64_t> Want(NumSlots);
-  for (unsigned S = 0; S < NumSlots; ++S) {
-    Want[S] = Grid[Rng() % Grid.size()];
-    Mem.set(S, Want[S]);
-  }
+  setRandomSlots(Rng, Grid, Mem, Want);
   std::vector<Run> Runs;
   for (unsigned T = 0; T < NumThreads; ++T)
     Runs.push_back(makeRun(Rng, Grid, K.Width, NumSlots, Length));
-  std::atomic<unsigned> Ready{0};
-  std::vector<std::thread> Threads;
-  for (unsigned T = 0; T < NumThreads; ++T)
-    Threads.emplace_back([&, T] {
-      Ready.fetch_add(1);
-      while (Ready.load() < NumThreads) {
-      }
-      callRun(K, Fn, Mem, Runs[T]);
-    });
-  for (std::thread &T : Threads)
-    T.join();
+  runTogether(NumThreads,
+              [&](unsigned T) { callRun(K, Fn, Mem, Runs[T]); });
   for (const Run &R : Runs)
     for (unsigned I = 0; I < Length; ++I)
       Want[R.Slot[I]] = expectApply(K, Want[R.Slot[I]], R.Value[I]);
