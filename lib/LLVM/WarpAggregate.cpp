@@ -52,7 +52,7 @@ class WarpAggregate {
 public:
   WarpAggregate(AtomicRMWInst &RMW, FloatOp Op, NanPolicy Policy,
                 BoundCache *Cache)
-      : RMW(RMW), Op(Op), Policy(Policy), Cache(Cache), B(&RMW),
+      : RMW(RMW), Op(Op), Cache(Cache), B(&RMW),
         Bits(RMW.getType()->getPrimitiveSizeInBits().getFixedValue()),
         WordTy(B.getIntNTy(Bits)), Keys(B, Bits, Op, Policy) {}
 
@@ -78,7 +78,6 @@ private:
 
   AtomicRMWInst &RMW;
   const FloatOp Op;
-  const NanPolicy Policy;
   BoundCache *const Cache; ///< the function's bound cache, if it has one
   IRBuilder<> B;
   const unsigned Bits;
