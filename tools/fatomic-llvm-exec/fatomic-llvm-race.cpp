@@ -36,24 +36,31 @@
 //       B's) match neither order A;B nor B;A, computed with
 //       fatomic::referenceApply under the kernel's NaN policy.
 //
+//   fatomic-llvm-race --run KERNELS.so --scenario cached
+//                     --kernel cached.<seq|unused|loop>.<op>.<type> ...
+//       The bound cache's kernels (race.cached.*, also printed by
+//       --emit-ir) against three writes per round of every kind; a round
+//       is a violation when no interleaving of the two threads' operations
+//       explains it (CachedRace.cpp).
+//
 // Prints one line per run: rounds, violations, and the first few violating
-// rounds.  Exit status 0 when there is none, 1 when there are violations, 2
-// on a usage error or when fewer than two CPUs are available.
+// rounds (scenario cached also the rounds that only an interleaving
+// explains).  Exit status 0 when there is none, 1 when there are
+// violations, 2 on a usage error or when fewer than two CPUs are available.
+// The threads and the rounds are RaceHarness.h's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CachedRace.h"
 #include "KernelTables.h"
+#include "RaceHarness.h"
 
 #include "fatomic/Options.h"
 #include "fatomic/OrderMap.h"
 #include "fatomic/Reference.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
-#include <sched.h>
 
-#include <atomic>
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -127,19 +134,7 @@ struct Kernel {
 
   /// Runs the kernel on \p P; returns the old bits (0 for an unused one).
   uint64_t call(void *P, uint64_t Bits) const {
-    if (Unused) {
-      switch (Width) {
-      case 16: reinterpret_cast<void (*)(void *, uint16_t)>(Fn)(P, Bits); break;
-      case 32: reinterpret_cast<void (*)(void *, uint32_t)>(Fn)(P, Bits); break;
-      default: reinterpret_cast<void (*)(void *, uint64_t)>(Fn)(P, Bits); break;
-      }
-      return 0;
-    }
-    switch (Width) {
-    case 16: return reinterpret_cast<uint16_t (*)(void *, uint16_t)>(Fn)(P, Bits);
-    case 32: return reinterpret_cast<uint32_t (*)(void *, uint32_t)>(Fn)(P, Bits);
-    default: return reinterpret_cast<uint64_t (*)(void *, uint64_t)>(Fn)(P, Bits);
-    }
+    return callRmwKernel(Fn, Width, Unused, P, Bits);
   }
 };
 
@@ -179,40 +174,6 @@ bool findKernel(void *Lib, const std::string &Name,
 }
 
 //===----------------------------------------------------------------------===//
-// Values
-//===----------------------------------------------------------------------===//
-
-/// The bits of the float \p V at \p Width (values exact in binary16).
-uint64_t bitsOf(double V, unsigned Width) {
-  if (Width == 64) {
-    uint64_t B;
-    std::memcpy(&B, &V, 8);
-    return B;
-  }
-  if (Width == 32) {
-    float F = float(V);
-    uint32_t B;
-    std::memcpy(&B, &F, 4);
-    return B;
-  }
-  // binary16 of a normal float: rebias the exponent, keep 10 mantissa bits.
-  float F = float(V);
-  uint32_t B;
-  std::memcpy(&B, &F, 4);
-  const uint32_t Sign = (B >> 16) & 0x8000;
-  const int Exp = int((B >> 23) & 0xff) - 127 + 15;
-  return Sign | uint32_t(Exp) << 10 | ((B >> 13) & 0x3ff);
-}
-
-/// A quiet NaN of \p Width, negative when \p Negative.
-uint64_t quietNaN(unsigned Width, bool Negative) {
-  const uint64_t Sign = uint64_t(1) << (Width - 1);
-  const unsigned Mant = Width == 16 ? 10 : Width == 32 ? 23 : 52;
-  const uint64_t Bits = (widthMask(Width) >> 1) & ~((uint64_t(1) << (Mant - 1)) - 1);
-  return Negative ? Bits | Sign : Bits;
-}
-
-//===----------------------------------------------------------------------===//
 // Racing
 //===----------------------------------------------------------------------===//
 
@@ -223,61 +184,42 @@ struct Outcome {
   uint64_t Memory, A, B;
 };
 
-/// The word the threads race on, in a cache line of its own, and the
-/// handshake of the rounds.
-struct alignas(64) Shared {
-  uint64_t Word = 0;
-  alignas(64) std::atomic<uint64_t> Start{0};
-  alignas(64) std::atomic<uint64_t> Done{0};
-  uint64_t ResultB = 0;
-  alignas(64) std::atomic<bool> Stop{false};
-};
-
+/// One lowered atomic (thread A) against one other write (thread B).
 struct Race {
   Scenario Kind;
   Kernel A, B; ///< B is used by Mixed only
   uint64_t Initial, OperandA, OperandB;
-  Shared S;
+  Handshake H;
+  alignas(64) uint64_t Word = 0; ///< in a cache line of its own
+  alignas(64) Outcome O{};
 
-  uint64_t load() const {
-    return __atomic_load_n(&S.Word, __ATOMIC_SEQ_CST) & widthMask(A.Width);
+  bool indexed() const { return Kind == Scenario::Exclusive; }
+
+  void prepare(uint64_t) {
+    if (!indexed()) // an excl element starts at +0.0 and is used once
+      hostStore(&Word, A.Width, Initial);
   }
-  /// Thread B's operation in round \p Round; returns what it returned.
-  uint64_t runB(uint64_t Round) {
+  void runA(uint64_t Round) {
+    O.A = indexed() ? A.callIndexed(Round - 1, OperandA)
+                    : A.call(&Word, OperandA);
+  }
+  void runB(uint64_t Round) {
     const unsigned W = A.Width;
     const uint64_t NaN = quietNaN(W, Round & 1);
-    void *P = &S.Word;
     switch (Kind) {
     case Scenario::Xchg:
-      if (W == 16)
-        return __atomic_exchange_n((uint16_t *)P, uint16_t(NaN), __ATOMIC_SEQ_CST);
-      if (W == 32)
-        return __atomic_exchange_n((uint32_t *)P, uint32_t(NaN), __ATOMIC_SEQ_CST);
-      return __atomic_exchange_n((uint64_t *)P, NaN, __ATOMIC_SEQ_CST);
-    case Scenario::CmpXchg: {
-      uint64_t Expected = Initial;
-      if (W == 16) {
-        uint16_t E = uint16_t(Expected);
-        __atomic_compare_exchange_n((uint16_t *)P, &E, uint16_t(NaN), false,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-        return E;
-      }
-      if (W == 32) {
-        uint32_t E = uint32_t(Expected);
-        __atomic_compare_exchange_n((uint32_t *)P, &E, uint32_t(NaN), false,
-                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-        return E;
-      }
-      __atomic_compare_exchange_n((uint64_t *)P, &Expected, NaN, false,
-                                  __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-      return Expected;
-    }
+      O.B = hostExchange(&Word, W, NaN);
+      break;
+    case Scenario::CmpXchg:
+      O.B = hostCompareExchange(&Word, W, Initial, NaN);
+      break;
     case Scenario::Mixed:
-      return B.call(P, OperandB);
+      O.B = B.call(&Word, OperandB);
+      break;
     case Scenario::Exclusive:
-      return A.callIndexed(Round - 1, OperandB);
+      O.B = A.callIndexed(Round - 1, OperandB);
+      break;
     }
-    return 0;
   }
 
   /// Applies thread B's operation to \p Mem sequentially.
@@ -296,8 +238,10 @@ struct Race {
     return {Mem, Mem};
   }
 
-  /// Whether \p O is what order A;B or B;A gives.
-  bool serializable(const Outcome &O, uint64_t Round) const {
+  /// Whether the round's outcome is what order A;B or B;A gives; prints
+  /// it where not and \p Print.
+  bool check(uint64_t Round, bool Print) {
+    O.Memory = indexed() ? A.readIndexed(Round - 1) : hostLoad(&Word, A.Width);
     const RefOutcome A1 =
         referenceApply(A.Op, A.Width, A.Policy, Initial, OperandA);
     const RefOutcome B2 = applyB(A1.Memory, Round);
@@ -309,120 +253,21 @@ struct Race {
       return O.Memory == Final && O.B == RB.Returned &&
              (A.Unused || O.A == RA.Returned);
     };
-    return Matches(A1, B2, B2.Memory) || Matches(A2, B1, A2.Memory);
+    if (Matches(A1, B2, B2.Memory) || Matches(A2, B1, A2.Memory))
+      return true;
+    if (Print)
+      std::printf("  round %" PRIu64 ": not serializable: memory 0x%" PRIx64
+                  ", A returned 0x%" PRIx64 ", B returned 0x%" PRIx64 "\n",
+                  Round, O.Memory, O.A, O.B);
+    return false;
   }
 };
-
-/// Pins the calling thread to \p Cpu.
-bool pinTo(int Cpu) {
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  CPU_SET(Cpu, &Set);
-  return pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set) == 0;
-}
-
-/// Spins until \p Flag holds \p Value; yields now and then, as the machine
-/// may have fewer free CPUs than threads.
-void waitFor(const std::atomic<uint64_t> &Flag, uint64_t Value) {
-  for (unsigned Spins = 0; Flag.load(std::memory_order_acquire) != Value;)
-    if (++Spins % 4096 == 0)
-      sched_yield();
-    else
-      __builtin_ia32_pause();
-}
-
-/// A few pause instructions, varied per round so that interleavings vary.
-void jitter(uint64_t Seed) {
-  Seed ^= Seed >> 33;
-  Seed *= 0xff51afd7ed558ccdULL;
-  Seed ^= Seed >> 29;
-  for (unsigned I = Seed % 48; I; --I)
-    __builtin_ia32_pause();
-}
-
-int CpuB = 1;
-
-void *threadB(void *Arg) {
-  auto &R = *static_cast<Race *>(Arg);
-  pinTo(CpuB);
-  for (uint64_t Round = 1;; ++Round) {
-    for (unsigned Spins = 0;
-         R.S.Start.load(std::memory_order_acquire) != Round;) {
-      if (R.S.Stop.load(std::memory_order_relaxed))
-        return nullptr;
-      if (++Spins % 4096 == 0)
-        sched_yield();
-      else
-        __builtin_ia32_pause();
-    }
-    jitter(Round * 2 + 1);
-    R.S.ResultB = R.runB(Round);
-    R.S.Done.store(Round, std::memory_order_release);
-  }
-}
-
-void printOutcome(const char *What, const Outcome &O, uint64_t Round) {
-  std::printf("  round %" PRIu64 ": %s memory 0x%" PRIx64 ", A returned 0x%" PRIx64
-              ", B returned 0x%" PRIx64 "\n",
-              Round, What, O.Memory, O.A, O.B);
-}
-
-/// Runs the rounds on this thread (A) and a pinned thread B; returns the
-/// number of violations and sets \p Rounds to the rounds run.
-uint64_t race(Race &R, int CpuA, uint64_t MaxRounds, double Seconds,
-              uint64_t &Rounds) {
-  pinTo(CpuA);
-  pthread_t B;
-  pthread_create(&B, nullptr, threadB, &R);
-  const auto Deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration<double>(Seconds);
-  uint64_t Violations = 0;
-  for (Rounds = 0; Rounds < MaxRounds;) {
-    const uint64_t Round = ++Rounds;
-    const bool Indexed = R.Kind == Scenario::Exclusive;
-    if (!Indexed) // an excl element starts at +0.0 and is used once
-      __atomic_store_n(&R.S.Word, R.Initial, __ATOMIC_SEQ_CST);
-    R.S.Start.store(Round, std::memory_order_release);
-    jitter(Round * 2);
-    Outcome O;
-    O.A = Indexed ? R.A.callIndexed(Round - 1, R.OperandA)
-                  : R.A.call(&R.S.Word, R.OperandA);
-    waitFor(R.S.Done, Round);
-    O.B = R.S.ResultB;
-    O.Memory = Indexed ? R.A.readIndexed(Round - 1) : R.load();
-    if (!R.serializable(O, Round) && ++Violations <= 3)
-      printOutcome("not serializable:", O, Round);
-    if (Round % 256 == 0 && std::chrono::steady_clock::now() > Deadline)
-      break;
-  }
-  R.S.Stop.store(true);
-  pthread_join(B, nullptr);
-  return Violations;
-}
-
-/// The first two CPUs this process may run on, or false.
-bool twoCpus(int &First, int &Second) {
-  cpu_set_t Set;
-  if (sched_getaffinity(0, sizeof(Set), &Set) != 0)
-    return false;
-  First = Second = -1;
-  for (int I = 0; I < CPU_SETSIZE; ++I)
-    if (CPU_ISSET(I, &Set)) {
-      if (First < 0)
-        First = I;
-      else {
-        Second = I;
-        return true;
-      }
-    }
-  return false;
-}
 
 int usage() {
   std::fprintf(stderr,
                "usage: fatomic-llvm-race --emit-ir\n"
                "       fatomic-llvm-race --run KERNELS.so --scenario "
-               "xchg|cmpxchg|mixed|exclusive --kernel NAME [--other NAME]\n"
+               "xchg|cmpxchg|mixed|exclusive|cached --kernel NAME [--other NAME]\n"
                "                         [--options OPTS] [--rounds N] "
                "[--seconds T]\n");
   return 2;
@@ -460,6 +305,26 @@ uint64_t numberOperand(const Kernel &K, double ForMax) {
   return bitsOf(K.Op == FloatOp::Min ? 1.0 : ForMax, K.Width);
 }
 
+/// Prints the summary line of a run; returns the exit status.
+int report(const Args &A, uint64_t Rounds, uint64_t Violations) {
+  std::printf("fatomic-llvm-race: %s %s%s%s: %" PRIu64 " rounds, %" PRIu64
+              " violations\n",
+              A.ScenarioName.c_str(), A.KernelA.c_str(),
+              A.KernelB.empty() ? "" : " vs ", A.KernelB.c_str(), Rounds,
+              Violations);
+  return Violations ? 1 : 0;
+}
+
+/// Scenario `cached` (CachedRace.h).
+int runCached(void *Lib, const LoweringOptions &Options, const Args &A,
+              int CpuA, int CpuB) {
+  uint64_t Rounds = 0, Violations = 0;
+  if (!raceCached(Lib, Options, A.KernelA, CpuA, CpuB, A.Rounds, A.Seconds,
+                  Rounds, Violations))
+    return 2;
+  return report(A, Rounds, Violations);
+}
+
 int run(int Argc, char **Argv) {
   Args A;
   A.Library = Argv[2];
@@ -469,16 +334,18 @@ int run(int Argc, char **Argv) {
       loadOptions("fatomic-llvm-race", A.Options);
   if (!Options)
     return 2;
-  int CpuA, CpuB2;
-  if (!twoCpus(CpuA, CpuB2)) {
+  int CpuA, CpuB;
+  if (!twoCpus(CpuA, CpuB)) {
     std::fprintf(stderr, "fatomic-llvm-race: needs two CPUs\n");
     return 2;
   }
-  CpuB = CpuB2;
   void *Lib = openKernels("fatomic-llvm-race", A.Library.c_str());
   if (!Lib)
     return 2;
+  if (A.ScenarioName == "cached")
+    return runCached(Lib, *Options, A, CpuA, CpuB);
   static Race R;
+  R.H.CpuB = CpuB;
   if (A.ScenarioName == "xchg")
     R.Kind = Scenario::Xchg;
   else if (A.ScenarioName == "cmpxchg")
@@ -506,13 +373,9 @@ int run(int Argc, char **Argv) {
   R.OperandB = Exclusive ? bitsOf(R.A.Op == FloatOp::Min ? -1.0 : 1.0, 32)
                          : numberOperand(R.B, 20000.0);
   uint64_t Rounds = 0;
-  const uint64_t Violations = race(R, CpuA, A.Rounds, A.Seconds, Rounds);
-  std::printf("fatomic-llvm-race: %s %s%s%s: %" PRIu64 " rounds, %" PRIu64
-              " violations\n",
-              A.ScenarioName.c_str(), A.KernelA.c_str(),
-              A.KernelB.empty() ? "" : " vs ", A.KernelB.c_str(), Rounds,
-              Violations);
-  return Violations ? 1 : 0;
+  const uint64_t Violations =
+      raceRounds(R, CpuA, A.Rounds, A.Seconds, Rounds);
+  return report(A, Rounds, Violations);
 }
 
 } // namespace
@@ -520,6 +383,7 @@ int run(int Argc, char **Argv) {
 int main(int Argc, char **Argv) {
   if (Argc == 2 && std::strcmp(Argv[1], "--emit-ir") == 0) {
     emitIR();
+    emitCachedRaceKernels();
     return 0;
   }
   if (Argc >= 3 && std::strcmp(Argv[1], "--run") == 0)
