@@ -195,10 +195,13 @@ Value *BoundCache::emitHit(IRBuilderBase &B, Value *Ptr, Value *Key,
   Value *LastPtr = B.CreateLoad(PtrSlot->getAllocatedType(), PtrSlot);
   Value *Bound = B.CreateLoad(WordTy, BoundSlot);
   Value *Same = B.CreateICmpEQ(Ptr, LastPtr);
-  Value *Hit = B.CreateAnd(Same, keys(B).notBeyond(Key, Bound));
+  // Named, so that a reader of the output (and the NVPTX bundle's check)
+  // can find each site the cache guards.
+  Value *NoOp = keys(B).notBeyond(Key, Bound);
   if (!NeedWord)
-    return Hit;
-  return B.CreateAnd(B.CreateLoad(B.getInt1Ty(), ValidSlot), Hit);
+    return B.CreateAnd(Same, NoOp, "fatomic.cache.hit");
+  return B.CreateAnd(B.CreateLoad(B.getInt1Ty(), ValidSlot),
+                     B.CreateAnd(Same, NoOp), "fatomic.cache.hit");
 }
 
 Value *BoundCache::emitCachedWord(IRBuilderBase &B) {

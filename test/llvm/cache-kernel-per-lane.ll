@@ -24,7 +24,7 @@ define spir_kernel void @two(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v,
 ; CHECK:      [[KEY:%[0-9]+]] = select i1
 ; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq ptr addrspace(1) %p, null
 ; CHECK-NEXT: [[BEHIND:%[0-9]+]] = icmp uge i32 [[KEY]], -1
-; CHECK-NEXT: [[HIT:%[0-9]+]] = and i1 [[SAME]], [[BEHIND]]
+; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[SAME]], [[BEHIND]]
 ; CHECK-NEXT: br i1 [[HIT]], label %fatomic.cache.done, label %fatomic.cache.miss
 ; CHECK:      fatomic.cache.miss:
 ; CHECK-NEXT: [[OLD:%[0-9]+]] = call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %p, float %v)

@@ -31,12 +31,12 @@ exit:
 ; The unused atomic: its hit does not ask for the word.
 ; CHECK-LABEL: define ptx_kernel void @k(
 ; CHECK:       loop:
-; CHECK:       [[HIT1:%[0-9]+]] = and i1 {{%[0-9]+}}, {{%[0-9]+}}
+; CHECK:       [[HIT1:%fatomic.cache.hit[0-9]*]] = and i1 {{%[0-9]+}}, {{%[0-9]+}}
 ; CHECK-NEXT:  br i1 [[HIT1]], label %fatomic.warp.done, label %fatomic.warp.check
 ; CHECK:       fatomic.warp.done:
 ; CHECK:       [[VALID:%fatomic.cache.valid[.0-9]*]] = phi i1 [ {{%fatomic.cache.valid[.0-9]*}}, %loop ], [ false, %fatomic.warp.join ], [ true, %{{fatomic.done[0-9]*}} ]
 ; The used atomic: its hit needs the word known.
-; CHECK:       [[HIT2:%[0-9]+]] = and i1 [[VALID]], {{%[0-9]+}}
+; CHECK:       [[HIT2:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], {{%[0-9]+}}
 ; CHECK-NEXT:  br i1 [[HIT2]], label %fatomic.warp.done{{[0-9]+}}, label %fatomic.warp.check{{[0-9]+}}
 ; CHECK:       fatomic.warp.done{{[0-9]+}}:
 ; CHECK:       phi i1 [ [[VALID]], %fatomic.warp.done ], [ true, %fatomic.warp.join{{[0-9]+}} ], [ true, %{{fatomic.done[0-9]*}} ]

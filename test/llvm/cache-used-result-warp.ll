@@ -48,7 +48,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq ptr addrspace(1) %dst, [[LAST]]
 ; CHECK-NEXT: [[BEHIND:%[0-9]+]] = icmp ule i32 [[KEY]], [[BOUND]]
 ; CHECK-NEXT: [[HIT0:%[0-9]+]] = and i1 [[SAME]], [[BEHIND]]
-; CHECK-NEXT: [[HIT:%[0-9]+]] = and i1 [[VALID]], [[HIT0]]
+; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], [[HIT0]]
 ; CHECK-NEXT: br i1 [[HIT]], label %fatomic.warp.done, label %fatomic.warp.check
 ; CHECK:      fatomic.warp.join:
 ; CHECK:      call void @llvm.nvvm.bar.warp.sync(

@@ -45,7 +45,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK:      [[KEY:%[0-9]+]] = select i1 {{%[0-9]+}}, i32 {{%[0-9]+}}, i32 {{%[0-9]+}}
 ; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq ptr addrspace(1) %dp, [[LAST]]
 ; CHECK-NEXT: [[BEHIND:%[0-9]+]] = icmp ule i32 [[KEY]], [[BOUND]]
-; CHECK-NEXT: [[HIT:%[0-9]+]] = and i1 [[SAME]], [[BEHIND]]
+; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[SAME]], [[BEHIND]]
 ; CHECK-NEXT: br i1 [[HIT]], label %fatomic.warp.done, label %fatomic.warp.check
 ; CHECK:      fatomic.warp.check:
 ; CHECK-NEXT: [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask()

@@ -129,6 +129,12 @@ BITS = {"f32": 32, "f64": 64}
 SPECIAL_KERNELS = (("special", "number"), ("special_acqrel", "number"),
                    ("special_ieee", "propagate"))
 
+# The bound cache's kernels (cached_kernels) and the NaN policy of their
+# atomic: CACHED_OPS atomics per thread at one address, fmax/fmin (number)
+# and fmaximum/fminimum (propagate).
+CACHED_KERNELS = (("cached", "number"), ("cached_ieee", "propagate"))
+CACHED_OPS = 8
+
 
 def ieee_op(op, policy):
     """The atomicrmw operation of a special-value kernel."""
@@ -137,7 +143,8 @@ def ieee_op(op, policy):
 
 def kernel_label(kernel):
     return {"special": "monotonic", "special_acqrel": "acq_rel",
-            "special_ieee": "ieee"}[kernel]
+            "special_ieee": "ieee", "cached": "monotonic",
+            "cached_ieee": "ieee"}[kernel]
 
 
 # A thread of the special-value kernels whose address is this does nothing
@@ -188,6 +195,7 @@ def emit_ir(ty, op, used):
     out += bench_kernel(ty, op, True, "floor")
     out += bench_kernel(ty, op, used, "sparse")
     out += special_kernels(ty, op, used)
+    out += cached_kernels(ty, op, used)
     # What clang writes for --cuda-gpu-arch=sm_90: the pass aggregates over
     # the warp from sm_80 on.
     out += [f'attributes #0 = {{ "target-cpu"="{CPU}" }}', ""]
@@ -314,6 +322,60 @@ def special_kernels(ty, op, used):
             ]
         out += ["  br label %exit", "exit:", "  ret void", "}", ""]
     return out
+
+
+def cached_kernels(ty, op, used):
+    """CACHED_KERNELS: CACHED_OPS atomics written out one after another at
+    the address the thread is given (IDLE: none), with operands
+    vals[i * CACHED_OPS + k]; the results, where used, stored to the same
+    places of %ret after the last atomic.  A ptx_kernel that does nothing
+    else to memory before its last atomic: the bound cache applies
+    (lib/LLVM/BoundCache.h), and after the first atomics most lanes hit it."""
+    ft, size = IR_TYPE[ty], SIZE[ty]
+    g = "ptr addrspace(1)"
+    out = []
+    for name, policy in CACHED_KERNELS:
+        rmw = op if policy == "number" else ieee_op(op, policy)
+        out += [
+            f"define ptx_kernel void @{name}({g} %vals, {g} %addr, {g} %dst, "
+            f"{g} %ret, i32 %n) #0 {{",
+            "entry:",
+            *GLOBAL_INDEX,
+            "  %in = icmp ult i32 %i, %n",
+            "  br i1 %in, label %body, label %exit",
+            "body:",
+            "  %i64 = zext i32 %i to i64",
+            f"  %ap = getelementptr inbounds i32, {g} %addr, i64 %i64",
+            "  %a = load i32, ptr addrspace(1) %ap, align 4",
+            "  %idle = icmp eq i32 %a, -1",
+            "  br i1 %idle, label %exit, label %atomics",
+            "atomics:",
+            "  %a64 = zext i32 %a to i64",
+            f"  %dp = getelementptr inbounds {ft}, {g} %dst, i64 %a64",
+            f"  %first = mul i64 %i64, {CACHED_OPS}",
+        ]
+        for k in range(CACHED_OPS):
+            out += [
+                f"  %x{k} = add i64 %first, {k}",
+                f"  %vp{k} = getelementptr inbounds {ft}, {g} %vals, i64 %x{k}",
+                f"  %v{k} = load {ft}, {g} %vp{k}, align {size}",
+                f"  %old{k} = atomicrmw {rmw} {g} %dp, {ft} %v{k} "
+                f'syncscope("device") monotonic, align {size}',
+            ]
+        for k in range(CACHED_OPS if used else 0):
+            out += [
+                f"  %rp{k} = getelementptr inbounds {ft}, {g} %ret, i64 %x{k}",
+                f"  store {ft} %old{k}, {g} %rp{k}, align {size}",
+            ]
+        out += ["  br label %exit", "exit:", "  ret void", "}", ""]
+    return out
+
+
+def cache_sites(ir, kernel):
+    """The bound cache's tests (the values it names fatomic.cache.hit) in
+    function @kernel of the lowered module text ir."""
+    m = re.search(r"^define [^@]*@" + re.escape(kernel) + r"\(.*?^}", ir, re.M | re.S)
+    return len(re.findall(r"%fatomic\.cache\.hit[0-9]* = ", m.group(0))) if m else 0
 
 
 # ---------------------------------------------------------------------------
@@ -482,6 +544,15 @@ def cmd_bundle(args):
                 run_tool([args.opt, "-load-pass-plugin=" + args.plugin,
                           "-passes=" + passes[v], "-S", ll, "-o", sources[v]],
                          f"opt on {name} ({v})")
+                # The cache must apply to the cached kernels, and only where
+                # it is on.
+                want = 0 if "cache=off" in passes[v] else CACHED_OPS
+                lowered = open(sources[v]).read()
+                for kernel, _ in CACHED_KERNELS:
+                    got = cache_sites(lowered, kernel)
+                    if got != want:
+                        raise Failure(f"{name}.{v}.ll: @{kernel} has {got} bound "
+                                      f"cache tests, not {want}")
             files = {}
             for variant in VARIANTS:
                 source = sources[variant]
@@ -834,6 +905,91 @@ def check_warp_result(policy, op, width, init, operand, address, memory,
     return bad, first
 
 
+def cached_cases(grid, width):
+    """The warp cases (warp_cases) with CACHED_OPS operands per thread, for
+    the cached kernels: the first operand is the warp case's, the others
+    grid values picked per thread and operation (NaNs only in a warp of NaN
+    operands; one value per warp and operation where the warp's first
+    operands are all one).  Most operations after the first few cannot
+    change memory, so most lanes hit the bound cache.  Returns (initial
+    memory per address, CACHED_OPS operands per thread, address per
+    thread)."""
+    init, first, address = warp_cases(grid, width)
+    nans = [b for b in grid if float_is_nan(b, width)]
+    operands = []
+    for w in range(0, len(first), WARP):
+        warp = first[w:w + WARP]
+        uniform = len(set(warp)) == 1
+        all_nans = all(float_is_nan(b, width) for b in warp)
+        for lane, b in enumerate(warp):
+            seq = [b]
+            for k in range(1, CACHED_OPS):
+                h = ((w // WARP) * 7919 + (0 if uniform else lane) * 104729
+                     + k * 1299709) % 1000003
+                seq.append(nans[h % len(nans)] if all_nans and not uniform
+                           else grid[h % len(grid)])
+            operands.append(seq)
+    return init, operands, address
+
+
+def linearizable_in_order(policy, op, width, init, seqs, final):
+    """Whether the atomics of several threads on one address, seqs (per
+    thread, (operand, returned) pairs in program order), that found init
+    and left final, have a serial order that keeps each thread's order and
+    in which each returned the memory before it.  As in linearizable,
+    memory never returns to a value it has left: while it holds a value,
+    every thread's next atomics that return it and leave it run, then at
+    most one that returns it and changes it."""
+    mem, at = init, [0] * len(seqs)
+    while True:
+        for t, seq in enumerate(seqs):
+            while (at[t] < len(seq) and seq[at[t]][1] == mem
+                   and apply_policy(policy, op, width, mem, seq[at[t]][0]) == mem):
+                at[t] += 1
+        moves = [t for t, seq in enumerate(seqs)
+                 if at[t] < len(seq) and seq[at[t]][1] == mem]
+        if len(moves) != 1:
+            break
+        t = moves[0]
+        mem = apply_policy(policy, op, width, mem, seqs[t][at[t]][0])
+        at[t] += 1
+    return not moves and all(at[t] == len(seq) for t, seq in enumerate(seqs)) \
+        and mem == final
+
+
+def check_cached_result(policy, op, width, init, operands, address, memory,
+                        returned):
+    """(addresses that fail, first problem text) of a cached kernel's run:
+    with returned values, each address's atomics must be linearizable in
+    each thread's program order; without, its final memory must be the
+    serial result."""
+    per = {}
+    for t, a in enumerate(address):
+        if a != IDLE:
+            per.setdefault(a, []).append(t)
+    bad, first = 0, None
+    for a, threads in sorted(per.items()):
+        final = int(memory[a])
+        if returned is not None:
+            seqs = [[(operands[t][k], int(returned[t * CACHED_OPS + k]))
+                     for k in range(CACHED_OPS)] for t in threads]
+            ok = linearizable_in_order(policy, op, width, init[a], seqs, final)
+            what = "not linearizable in program order"
+        else:
+            want = init[a]
+            for t in threads:
+                for v in operands[t]:
+                    want = apply_policy(policy, op, width, want, v)
+            ok = final == want
+            what = f"expected {want:#x}"
+        if not ok:
+            bad += 1
+            if first is None:
+                first = (f"address {a} (initial {init[a]:#x}, {len(threads)} "
+                         f"threads x {CACHED_OPS}): memory {final:#x}, {what}")
+    return bad, first
+
+
 # ---------------------------------------------------------------------------
 # run (on the GPU machine)
 # ---------------------------------------------------------------------------
@@ -981,6 +1137,45 @@ def run_warp_cases(np, cp, modules, k, special, results, failures, log):
 
 
 
+def run_cached_cases(np, cp, modules, k, special, results, failures, log):
+    """The cached cases (cached_cases) of kernel module k, on every variant
+    and cached kernel: lowered variants must pass check_cached_result."""
+    ty, op, used = k["type"], k["op"], k["used"]
+    width, u, ft = BITS[ty], uint_dtype(np, ty), float_dtype(np, ty)
+    grid = list(dict.fromkeys(int(x) for x in special[(ty, op, "number")]["init"]))
+    init, operands, address = cached_cases(grid, width)
+    n = len(operands)
+    flat = [v for seq in operands for v in seq]
+    vals = cp.asarray(np.array(flat, dtype=u).view(ft))
+    addr = cp.asarray(np.array(address, dtype=np.uint32))
+    for kernel, policy in CACHED_KERNELS:
+        for variant in VARIANTS:
+            fn = modules[(k["name"], variant)].get_function(kernel)
+            dst = cp.asarray(np.array(init, dtype=u).view(ft))
+            ret = cp.zeros(n * CACHED_OPS, dtype=ft)
+            fn(((n + BLOCK - 1) // BLOCK,), (BLOCK,), (vals, addr, dst, ret, np.uint32(n)))
+            cp.cuda.Device().synchronize()
+            memory = cp.asnumpy(dst).view(u)
+            returned = cp.asnumpy(ret).view(u) if used else None
+            bad, first = check_cached_result(policy, op, width, init, operands,
+                                             address, memory, returned)
+            results["cached"].append({
+                "kernel": k["name"], "type": ty, "op": op, "used": used,
+                "policy": policy, "operation": ieee_op(op, policy),
+                "variant": variant, "threads": n, "atomics_per_thread": CACHED_OPS,
+                "addresses": len(init), "failed_addresses": bad,
+                "first_problem": first, "checked": variant in LOWERED,
+                "pass": bad == 0})
+            verdict = "PASS" if bad == 0 else ("FAIL" if variant in LOWERED else "differs")
+            log(f"cached  {k['name']:16} {kernel_label(kernel):9} {variant:7} {verdict}: "
+                f"{bad} of {len(init)} addresses "
+                + ("not linearizable in program order" if used
+                   else "with the wrong memory")
+                + (f"; {first}" if first else ""))
+            if variant in LOWERED and bad:
+                failures.append(f"cached {k['name']} {kernel} {variant}: {first}")
+
+
 def import_cupy():
     try:
         import cupy
@@ -1031,7 +1226,8 @@ def cmd_run(args):
                           "block": BLOCK, "nvals": NVALS, "runs": args.runs,
                           "seed": SEED, "initial": "-inf for fmax, +inf for fmin",
                           "ordering": 'syncscope("device") monotonic'},
-               "special": [], "warp": [], "floor": [], "timings": [], "sparse": [],
+               "special": [], "warp": [], "cached": [], "floor": [], "timings": [],
+               "sparse": [],
                "ptx": {}}
     if device["cupy"] == "emulated":  # test/nvptx's host stand-in
         results["emulated"] = True
@@ -1109,6 +1305,7 @@ def cmd_run(args):
                 if variant in LOWERED and not ok:
                     failures.append(f"special {k['name']} {kernel} {variant}: {first}")
         run_warp_cases(np, cp, modules, k, special, results, failures, log)
+        run_cached_cases(np, cp, modules, k, special, results, failures, log)
     save()
 
     # --- timing ----------------------------------------------------------
@@ -1207,6 +1404,7 @@ def cmd_run(args):
     log(f"{PROG}: {len(results['timings'])} timings, "
         f"{len(results['special'])} special-value runs, "
         f"{len(results['warp'])} warp-case runs, "
+        f"{len(results['cached'])} cached-case runs, "
         f"{len(failures)} failures, {skipped} timings skipped (time limit), "
         f"{results['elapsed_s']} s")
     for f in failures:
@@ -1290,12 +1488,41 @@ def cmd_selftest(args):
     expect(not linearizable("number", "fmax", 32, one, [(nan, one), (three, 0x7FFFFFFF)],
                             0x7FFFFFFF),
            "number: a NaN operand changes nothing")
+    # Program order (the cached cases): thread A max(2) then max(1), thread
+    # B max(3), from 1.
+    a_first = [[(two, one), (one, two)], [(three, two)]]
+    expect(linearizable_in_order("number", "fmax", 32, one, a_first, three),
+           "in program order: A, A's no-op, then B")
+    expect(linearizable_in_order("number", "fmax", 32, one,
+                                 [[(two, one), (one, three)], [(three, two)]], three),
+           "in program order: A, B, then A's no-op")
+    expect(not linearizable_in_order("number", "fmax", 32, one,
+                                     [[(two, three), (one, one)], [(three, one)]], three),
+           "a thread's later atomic cannot see memory from before its earlier one")
+    expect(linearizable("number", "fmax", 32, one,
+                        [(two, three), (one, one), (three, one)], three),
+           "(the same atomics are linearizable out of program order)")
+    expect(not linearizable_in_order("number", "fmax", 32, one,
+                                     [[(two, one), (one, one)]], two),
+           "a thread's atomic after its own change cannot return what it changed")
+    expect(not linearizable_in_order("number", "fmax", 32, one, a_first, two),
+           "in program order: a wrong final memory")
     # The warp cases: 32 threads a warp, idle lanes, two-address warps.
     grid = [0, one, two, three, 0x7FC00000, 0xFFC00001]
     init, operand, address = warp_cases(grid, 32)
     expect(len(operand) % WARP == 0 and len(operand) == len(address),
            "warp cases fill whole warps")
     expect(IDLE in address, "warp cases have idle lanes")
+    c_init, c_ops, c_addr = cached_cases(grid, 32)
+    expect(c_init == init and c_addr == address and
+           all(len(seq) == CACHED_OPS and seq[0] == operand[t]
+               for t, seq in enumerate(c_ops)),
+           "cached cases extend the warp cases")
+    expect(all(len({c_ops[t][k] for t in range(w, w + WARP)}) == 1
+               for w in range(0, len(c_ops), WARP)
+               if len({operand[t] for t in range(w, w + WARP)}) == 1
+               for k in range(CACHED_OPS)),
+           "cached cases keep a uniform warp uniform")
     warps = [set(address[w:w + WARP]) - {IDLE} for w in range(0, len(address), WARP)]
     expect(sum(len(w) == 2 for w in warps) == len(grid) * 4 and
            sum(len(w) == 1 for w in warps) == len(grid) * 16,

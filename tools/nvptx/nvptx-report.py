@@ -206,6 +206,19 @@ def render(data, log_name):
                    "AtomicExpand (LLVM's semantics, for information) differed "
                    f"at {sum(w['failed_addresses'] for w in warp if not w['checked']):,} "
                    "addresses.")
+    cached = data.get("cached", [])
+    if cached:
+        cchecked = [c for c in cached if c["checked"]]
+        cpassed = sum(1 for c in cchecked if c["pass"])
+        ops = cached[0]["atomics_per_thread"]
+        out.append(f"- Bound cache cases (the warp cases with {ops} atomics "
+                   "per thread at one address, results stored after the "
+                   "last), fatomic's three variants: "
+                   f"{cpassed} of {len(cchecked)} kernel runs "
+                   f"({sum(c['addresses'] for c in cchecked):,} addresses) "
+                   "passed: the final memory where results are unused, and "
+                   "every address linearizable in each thread's program "
+                   "order where they are used.")
     differs = [s for s in special if not s["checked"] and not s["pass"]]
     if differs:
         out.append("- Special values, AtomicExpand (LLVM's own semantics: "

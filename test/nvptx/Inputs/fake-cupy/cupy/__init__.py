@@ -119,6 +119,8 @@ class _Function:
             self._bench(threads, *args[:7], lanes=int(args[7]))
         elif self.name == "floor":  # no atomic, nothing to emulate
             return
+        elif self.name.startswith("cached"):
+            self._special(*args, per_thread=8)
         else:
             self._special(*args)
         if self.m.variant != "expand" and os.environ.get("FAKE_CUPY_CORRUPT"):
@@ -140,35 +142,40 @@ class _Function:
         mem = dst.view(vals.dtype)
         (numpy.maximum if self.m.op == "fmax" else numpy.minimum).at(mem, a, v)
 
-    def _special(self, vals, addr, dst, ret, n):
+    def _apply(self, m, v, width, ieee):
+        """Memory after the atomic with operand v on memory m (bits)."""
+        if ieee:  # propagate: NaNs stay, sticky
+            if _is_nan(m, width):
+                return m
+            if _is_nan(v, width):
+                top = 1 << (width - 1)
+                return (2 * top - 1) if self.m.op == "fmin" else top - 1
+        elif _is_nan(v, width):
+            return m
+        elif _is_nan(m, width):
+            return v
+        wins = _key(v, width) > _key(m, width) if self.m.op == "fmax" \
+            else _key(v, width) < _key(m, width)
+        return v if wins else m
+
+    def _special(self, vals, addr, dst, ret, n, per_thread=1):
+        """The special-value kernels (one atomic per thread) and the cached
+        ones (per_thread atomics, operands and results at t * per_thread
+        + k), thread after thread."""
         width = vals.dtype.itemsize * 8
         ubits = vals.view(numpy.uint32 if width == 32 else numpy.uint64)
         mem = dst.view(ubits.dtype)
         out = ret.view(ubits.dtype)
+        ieee = self.name.endswith("_ieee")
         for t in range(int(n)):
-            a, v = int(addr[t]), int(ubits[t])
+            a = int(addr[t])
             if a == 0xFFFFFFFF:  # an idle thread
                 continue
-            m = int(mem[a])
-            if self.m.used:
-                out[t] = m
-            if self.name == "special_ieee":  # propagate: NaNs stay, sticky
-                if _is_nan(m, width):
-                    continue
-                if _is_nan(v, width):
-                    top = 1 << (width - 1)
-                    mem[a] = (2 * top - 1) if self.m.op == "fmin" else top - 1
-                    continue
-            elif _is_nan(v, width):
-                continue
-            elif _is_nan(m, width):
-                mem[a] = v
-                continue
-            wins = _key(v, width) > _key(m, width) if self.m.op == "fmax" \
-                else _key(v, width) < _key(m, width)
-            if wins:
-                mem[a] = v
-
+            for x in range(t * per_thread, (t + 1) * per_thread):
+                m = int(mem[a])
+                if self.m.used:
+                    out[x] = m
+                mem[a] = self._apply(m, int(ubits[x]), width, ieee)
 
     def _race(self, vals, dst, ret, sync, took, lret, n, rv):
         """nvptx-race.py's kernel, serially: at address a the racer runs
