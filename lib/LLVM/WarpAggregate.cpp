@@ -67,14 +67,7 @@ private:
   Value *emitUniform();
   Value *emitKey();
   Value *emitReduce(Value *Key);
-  Value *emitBroadcast(Value *W, Value *Lane);
-  Value *emitResult(Value *Elected, Value *Key, Value *Reduced);
-  Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done,
-                  bool Used);
-  void emitDoneResult(BasicBlock *Done, BasicBlock *Head, BasicBlock *Join,
-                      Value *Result, BasicBlock *Single);
-  Value *emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
-                         BasicBlock *Reduce, Value *Key, Value *Reduced);
+  Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
 
   AtomicRMWInst &RMW;
   const FloatOp Op;
@@ -84,10 +77,6 @@ private:
   IntegerType *const WordTy;
   OrderKeys Keys;
   Value *Mask = nullptr;   ///< the active lanes
-  Value *LaneId = nullptr; ///< this lane's index in the warp
-  Value *Leader = nullptr; ///< the lowest active lane, which does the atomic
-  Value *GroupAfter = nullptr; ///< used: the memory the group's atomic left
-  Value *HitResult = nullptr;  ///< used, with the cache: a hit's result
 };
 
 /// Whether every active lane has the same address, and it is not in local
@@ -142,53 +131,19 @@ Value *WarpAggregate::emitReduce(Value *Key) {
   return emitJoin(BestHigh, BestLow);
 }
 
-/// \p W of lane \p Lane, in every active lane.
-Value *WarpAggregate::emitBroadcast(Value *W, Value *Lane) {
-  auto Shuffle = [&](Value *Half) {
-    return call(Intrinsic::nvvm_shfl_sync_idx_i32,
-                {Mask, Half, Lane, B.getInt32(31)});
-  };
-  if (Bits == 32)
-    return Shuffle(W);
-  Type *I32 = B.getInt32Ty();
-  Value *Low = Shuffle(B.CreateTrunc(W, I32));
-  Value *High = Shuffle(B.CreateTrunc(B.CreateLShr(W, 32), I32));
-  return emitJoin(High, Low);
-}
-
-/// Each lane's result: the owner of the reduced key (the lowest lane that
-/// offered it) goes first and gets what the elected atomic found; the
-/// others come after it and get the memory it left.
-Value *WarpAggregate::emitResult(Value *Elected, Value *Key, Value *Reduced) {
-  Value *Old = emitBroadcast(Elected, Leader);
-  // Masked again: on sm_90 the ballot also holds the votes of lanes outside
-  // the mask that run the same instruction at the same time (another loop
-  // iteration's group), which would name a foreign lane as the owner.
-  Value *Offered = B.CreateAnd(call(Intrinsic::nvvm_vote_ballot_sync,
-                                    {Mask, B.CreateICmpEQ(Key, Reduced)}),
-                               Mask);
-  Value *Owner = B.CreateBinaryIntrinsic(Intrinsic::cttz, Offered, B.getTrue());
-  Value *After = Keys.combine(Old, Reduced);
-  GroupAfter = After;
-  Value *IsOwner = B.CreateICmpEQ(LaneId, Owner);
-  return B.CreateSelect(IsOwner, Old, After);
-}
-
 /// Branches from the atomic's block (where B is) to \p Reduce when the
 /// active lanes share the address, else to \p Single; with the bound
-/// cache, a lane that hits it goes to \p Done first (with the cached word
-/// as its result, HitResult, where the result is used), and only the
-/// others take part.  Returns the operand's key when the cache made it.
+/// cache, a lane that hits it goes to \p Done first, and only the others
+/// take part.  Returns the operand's key when the cache made it.
 Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
-                               BasicBlock *Done, bool Used) {
+                               BasicBlock *Done) {
   Value *Key = nullptr;
   if (Cache) {
     Key = emitKey();
-    if (Used)
-      HitResult = B.CreateBitCast(Cache->emitCachedWord(B), RMW.getType());
     auto *Check = BasicBlock::Create(RMW.getContext(), "fatomic.warp.check",
                                      Reduce->getParent(), Reduce);
-    B.CreateCondBr(Cache->emitHit(B, RMW.getPointerOperand(), Key, Used),
+    B.CreateCondBr(Cache->emitHit(B, RMW.getPointerOperand(), Key,
+                                  /*NeedWord=*/false),
                    Done, Check);
     B.SetInsertPoint(Check);
   }
@@ -200,7 +155,6 @@ AtomicRMWInst &WarpAggregate::run() {
   LLVMContext &Ctx = RMW.getContext();
   BasicBlock *Head = RMW.getParent();
   Function *F = Head->getParent();
-  const bool Used = !RMW.use_empty();
   BasicBlock *Done = Head->splitBasicBlock(&RMW, "fatomic.warp.done");
   auto *Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, Done);
   auto *Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, Done);
@@ -210,14 +164,14 @@ AtomicRMWInst &WarpAggregate::run() {
 
   Head->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Head);
-  Value *Key = emitHead(Reduce, Single, Done, Used);
+  Value *Key = emitHead(Reduce, Single, Done);
 
   B.SetInsertPoint(Reduce);
   if (!Key)
     Key = emitKey();
   Value *Reduced = emitReduce(Key);
-  LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
-  Leader = B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask, B.getTrue());
+  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  Value *Leader = B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask, B.getTrue());
   B.CreateCondBr(B.CreateICmpEQ(LaneId, Leader), Elected, Join);
 
   B.SetInsertPoint(Elected);
@@ -225,11 +179,11 @@ AtomicRMWInst &WarpAggregate::run() {
   // The value operand: U^-1 of the reduced key.
   One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
   B.Insert(One);
-  Value *ElectedWord = Used || Cache ? B.CreateBitCast(One, WordTy) : nullptr;
-  // Unused: memory after the elected atomic is at least what it found, and
-  // the reduced key; the group's other lanes know the reduced key.
+  // Memory after the elected atomic is at least what it found, and the
+  // reduced key; the group's other lanes know the reduced key.
   Value *ElectedBound =
-      Cache && !Used ? Keys.best(Keys.key(ElectedWord), Reduced) : nullptr;
+      Cache ? Keys.best(Keys.key(B.CreateBitCast(One, WordTy)), Reduced)
+            : nullptr;
   B.CreateBr(Join);
 
   B.SetInsertPoint(Join);
@@ -239,12 +193,6 @@ AtomicRMWInst &WarpAggregate::run() {
     Bound->addIncoming(Reduced, Reduce);
     Cache->emitRecordBound(B, RMW.getPointerOperand(), Bound);
   }
-  Value *Result = Used ? emitGroupResult(Elected, ElectedWord, Reduce, Key,
-                                         Reduced)
-                       : nullptr;
-  // Used: every lane of the group knows the memory the group left.
-  if (Cache && Used)
-    Cache->emitRecordWord(B, RMW.getPointerOperand(), GroupAfter);
   B.CreateBr(Done);
 
   RMW.moveBefore(*Single, Single->end());
@@ -253,42 +201,7 @@ AtomicRMWInst &WarpAggregate::run() {
     Cache->emitRecordAfter(B, RMW.getPointerOperand(),
                            B.CreateBitCast(&RMW, WordTy), Key);
   B.CreateBr(Done);
-  if (Result)
-    emitDoneResult(Done, Head, Join, Result, Single);
   return *One;
-}
-
-/// The result phi at \p Done: the group's \p Result from \p Join, the
-/// per-lane atomic's from \p Single, and with the cache the cached word
-/// from \p Head.
-void WarpAggregate::emitDoneResult(BasicBlock *Done, BasicBlock *Head,
-                                   BasicBlock *Join, Value *Result,
-                                   BasicBlock *Single) {
-  B.SetInsertPoint(Done, Done->begin());
-  PHINode *Old = B.CreatePHI(RMW.getType(), 3);
-  RMW.replaceUsesWithIf(
-      Old, [&](Use &U) { return cast<Instruction>(U.getUser())->getParent() != Single; });
-  Old->addIncoming(Result, Join);
-  Old->addIncoming(&RMW, Single);
-  if (HitResult)
-    Old->addIncoming(HitResult, Head);
-}
-
-/// In Join, the result of every lane of the group (used results only):
-/// the elected atomic's word, \p ElectedWord from \p Elected, shuffled to
-/// the lanes that come from \p Reduce.
-Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
-                                      BasicBlock *Reduce, Value *Key,
-                                      Value *Reduced) {
-  PHINode *Found = B.CreatePHI(WordTy, 2);
-  Found->addIncoming(ElectedWord, Elected);
-  // Lanes other than the leader take the leader's value from the shuffle.
-  Found->addIncoming(PoisonValue::get(WordTy), Reduce);
-  // The group waits for its leader here, before any exchange: on sm_90,
-  // with the leader's fix-up loop between, the shuffles alone hung a
-  // divergent warp (tools/nvptx/nvptx-race.py, f64 cases).
-  call(Intrinsic::nvvm_bar_warp_sync, {Mask});
-  return B.CreateBitCast(emitResult(Found, Key, Reduced), RMW.getType());
 }
 
 } // namespace
@@ -306,7 +219,8 @@ bool targetAggregates(const Function &F, Aggregation Aggregate) {
 
 bool isWarpAggregable(const AtomicRMWInst &RMW) {
   Type *Ty = RMW.getType();
-  return (Ty->isFloatTy() || Ty->isDoubleTy()) &&
+  // A used result keeps the per-lane path (WarpAggregate.h).
+  return RMW.use_empty() && (Ty->isFloatTy() || Ty->isDoubleTy()) &&
          RMW.getOrdering() == AtomicOrdering::Monotonic && !RMW.isVolatile() &&
          RMW.getSyncScopeID() != SyncScope::SingleThread &&
          isWarpSharedAddressSpace(RMW.getPointerAddressSpace());

@@ -1,11 +1,12 @@
 //===- WarpAggregate.h - One float atomic per NVPTX warp --------*- C++ -*-===//
 //
 // Warp aggregation for the LLVM pass (aggregate=auto|subgroup on NVPTX):
-// where every active lane of a warp runs one float min/max atomic on the
-// same address, the lanes' operands are reduced first and one lane does the
-// atomic (docs/semantics.md, "Subgroup aggregation", "NVPTX").
+// where every active lane of a warp runs one float min/max atomic whose
+// result is unused on the same address, the lanes' operands are reduced
+// first and one lane does the atomic (docs/semantics.md, "Warp aggregation
+// on NVPTX").
 //
-//   %old = atomicrmw fmax ptr %p, float %v monotonic
+//   atomicrmw fmax ptr %p, float %v monotonic          ; result unused
 //
 // becomes (f32; f64 reduces the high and then the low half of its key)
 //
@@ -15,19 +16,21 @@
 //                         identity (number) or sticky (propagate) pattern)
 //            r = redux.sync.umax(k, mask)      (umin for fmin)
 //            br laneid == cttz(mask), elected, join
-//   elected: e = atomicrmw fmax ptr %p, float U^-1(r) monotonic
-//   join:    [used] bar.warp.sync(mask); o = shfl.sync.idx(mask, e, cttz(mask))
-//            owner = cttz(ballot.sync(mask, k == r) & mask)
-//            result = laneid == owner ? o : memory after o and U^-1(r)
-//   single:  s = atomicrmw fmax ptr %p, float %v monotonic  (the original)
-//   done:    old = phi(result, s)
+//   elected: atomicrmw fmax ptr %p, float U^-1(r) monotonic
+//   join:    (the bound cache's record, where the function has one)
+//   single:  atomicrmw fmax ptr %p, float %v monotonic  (the original)
 //
-// Linearization: the lane that owns the reduced key goes first and returns
-// the memory the elected atomic saw; every other lane follows it and
-// returns the memory it left, which none of their operands changes.  So no
-// scan is needed, and the lanes' atomics take effect at the elected atomic,
-// which is linearizable against every other writer like any lowered atomic.
-// The two float atomics left behind are lowered by the pass as usual.
+// The lanes' atomics take effect at the elected atomic, one after another,
+// each changing memory only where its operand is the reduced one; that
+// atomic is linearizable against every other writer like any lowered
+// atomic.  The two float atomics left behind are lowered by the pass as
+// usual.  Nothing crosses lanes after the elected lane's branch.
+//
+// An atomic whose result is used is not aggregated: each lane's result
+// would have to come from the elected atomic's, shuffled to the group
+// after its branch, and on sm_90 (H200) lanes read that shuffle wrong when
+// several groups reach one atomic (tools/nvptx's cached cases, straight
+// code and loops; docs/semantics.md), so it keeps the per-lane path.
 //
 // Aggregated: atomicrmw fmin/fmax/fminimum/fmaximum on float or double,
 // monotonic, not volatile, wider than singlethread scope, on global (1),
@@ -59,13 +62,13 @@ class BoundCache;
 bool targetAggregates(const llvm::Function &F, Aggregation Aggregate);
 
 /// Whether \p RMW, a float min/max atomic in a function for which
-/// targetAggregates holds, has a shape that aggregates.
+/// targetAggregates holds, has a shape that aggregates (its result unused
+/// among others).
 bool isWarpAggregable(const llvm::AtomicRMWInst &RMW);
 
 /// Rewrites \p RMW (an aggregable fmin/fmax-like atomic of operation \p Op
 /// under \p Policy) into the aggregated form above, behind \p Cache's test
-/// where the function has a bound cache (BoundCache.h) and the result is
-/// unused.  \p RMW stays, as the per-lane atomic; the elected lane's atomic
+/// where the function has a bound cache (BoundCache.h).  \p RMW stays, as the per-lane atomic; the elected lane's atomic
 /// is returned.
 llvm::AtomicRMWInst &aggregateOverWarp(llvm::AtomicRMWInst &RMW, FloatOp Op,
                                        NanPolicy Policy,

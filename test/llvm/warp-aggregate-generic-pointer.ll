@@ -9,12 +9,12 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
-define float @generic(ptr %p, float %v) "target-cpu"="sm_90" {
+define void @generic(ptr %p, float %v) "target-cpu"="sm_90" {
   %old = atomicrmw fmin ptr %p, float %v syncscope("device") monotonic
-  ret float %old
+  ret void
 }
 
-; CHECK-LABEL: define float @generic(
+; CHECK-LABEL: define void @generic(
 ; CHECK:      [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT: [[ADDR:%[0-9]+]] = ptrtoint ptr %p to i64
 ; CHECK-NEXT: [[MATCH:%[0-9]+]] = call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 [[MASK]], i64 [[ADDR]])
@@ -25,7 +25,7 @@ define float @generic(ptr %p, float %v) "target-cpu"="sm_90" {
 ; CHECK-NEXT: br i1 [[GO]], label %fatomic.warp.reduce, label %fatomic.warp.single
 ; CHECK:      redux.sync.umin
 
-; PTX-LABEL: .func  (.param .b32 func_retval0) generic(
+; PTX-LABEL: .func generic(
 ; PTX:       match.all.sync.b64
 ; PTX:       isspacep.local
 ; PTX:       redux.sync.min.u32

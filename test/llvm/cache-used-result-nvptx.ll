@@ -3,9 +3,9 @@
 ; benchmark's used kernel; a store that no atomic follows keeps the cache).
 ; The slot then also holds the word memory held after the lane's last
 ; access and whether it is known: a hit needs it, and returns it without
-; touching memory.  A lane of an aggregated group records the memory the
-; group left (the word it returns to the lanes after the owner), a lane of
-; a mixed warp the combination of what its atomic found with its operand.
+; touching memory; a miss records the combination of what its atomic found
+; with its operand.  A used result is not aggregated over the warp
+; (WarpAggregate.h), so each lane runs the lowered atomic itself.
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
@@ -49,19 +49,30 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-NEXT: [[BEHIND:%[0-9]+]] = icmp ule i32 [[KEY]], [[BOUND]]
 ; CHECK-NEXT: [[HIT0:%[0-9]+]] = and i1 [[SAME]], [[BEHIND]]
 ; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], [[HIT0]]
-; CHECK-NEXT: br i1 [[HIT]], label %fatomic.warp.done, label %fatomic.warp.check
-; CHECK:      fatomic.warp.join:
-; CHECK:      call void @llvm.nvvm.bar.warp.sync(
-; CHECK:      = bitcast i32 {{%[0-9]+}} to float
-; CHECK-NEXT: = and i32 [[AFTER:%[0-9]+]], 2147483647
-; CHECK:      fatomic.warp.single:
-; CHECK:      fatomic.warp.done:
-; CHECK-DAG:  = phi float [ {{%[0-9]+}}, %fatomic.warp.join ], [ {{%[0-9]+}}, %{{fatomic.done[0-9]*}} ], [ [[CACHED]], %loop ]
-; CHECK-DAG:  = phi i32 [ [[WORD]], %loop ], [ [[AFTER]], %fatomic.warp.join ], [ {{%[0-9]+}}, %{{fatomic.done[0-9]*}} ]
-; CHECK-DAG:  = phi i1 [ [[VALID]], %loop ], [ true, %fatomic.warp.join ], [ true, %{{fatomic.done[0-9]*}} ]
+; CHECK-NEXT: br i1 [[HIT]], label %fatomic.cache.done, label %fatomic.cache.miss
+; CHECK:      fatomic.cache.miss:
+; CHECK-NOT:  @llvm.nvvm.
+; CHECK:      load atomic i32, ptr addrspace(1) %dst syncscope("device") monotonic
+; CHECK:      atomicrmw max ptr addrspace(1) %dst
+; The word the atomic left: a NaN found stays under number only where every
+; operand was one; otherwise the umax in U.
+; CHECK:      fatomic.done:
+; CHECK-NEXT: [[FOUND:%[0-9]+]] = phi i32
+; CHECK-NEXT: [[FOUNDF:%[0-9]+]] = bitcast i32 [[FOUND]] to float
+; CHECK:      call i32 @llvm.umax.i32(i32 {{%[0-9]+}}, i32 [[KEY]])
+; CHECK:      [[FMAG:%[0-9]+]] = and i32 {{%[0-9]+}}, 2147483647
+; CHECK-NEXT: [[FNAN:%[0-9]+]] = icmp ugt i32 [[FMAG]], 2139095040
+; CHECK:      [[AFTER:%[0-9]+]] = select i1 [[FNAN]], i32 {{%[0-9]+}}, i32 {{%[0-9]+}}
+; The slot's bound is the key of that word.
+; CHECK-NEXT: = and i32 [[AFTER]], 2147483647
+; CHECK:      br label %fatomic.cache.done
+; CHECK:      fatomic.cache.done:
+; CHECK-DAG:  = phi i1 [ [[VALID]], %loop ], [ true, %fatomic.done ]
+; CHECK-DAG:  = phi i32 [ [[WORD]], %loop ], [ [[AFTER]], %fatomic.done ]
+; CHECK-DAG:  = phi float [ [[CACHED]], %loop ], [ [[FOUNDF]], %fatomic.done ]
 
 ; PTX-LABEL: .entry k(
 ; PTX-NOT:   .local
-; PTX:       match.all.sync.b64
-; PTX:       shfl.sync.idx.b32
+; PTX-NOT:   shfl.sync
+; PTX:       atom.global.max.s32
 ; PTX-NOT:   .local
