@@ -1,9 +1,11 @@
 """The float model the race suite's oracles share (race_suite.py, race_agg.py).
 
-This file owns the bit patterns the race cases use and what one float
-atomic min/max does to memory under each NaN policy, on the bits of a
-binary32 float (the default) or a binary64 one (width=64: nvptx-race.py's
-f64 cases, made with widen).  Standard library only.
+This file owns the bit patterns the race cases use, what one float atomic
+min/max does to memory under each NaN policy, on the bits of a binary32
+float (the default) or a binary64 one (width=64: nvptx-race.py's f64 cases,
+made with widen), and the check of several threads' atomics on one address
+in program order (in_program_order; also tools/nvptx/nvptx-bench.py's).
+Standard library only.
 """
 
 import struct
@@ -70,3 +72,29 @@ def canon(policy, m, width=32):
     """`m` with any NaN written as the positive quiet NaN under
     propagate."""
     return pos_qnan(width) if policy == "propagate" and is_nan(m, width) else m
+
+
+def in_program_order(seqs, init, final, step, same=lambda a, b: a == b):
+    """Whether the min/max atomics of several threads on one address, seqs
+    (per thread, (operand, returned) pairs in program order), that found
+    memory `init` and left `final`, have a serial order that keeps each
+    thread's order and in which each returned the memory before it;
+    step(mem, v) is memory after one atomic, same() compares two words.
+    Memory never returns to a value it has left, so while it holds a value
+    every thread's next atomics that return it and leave it run, then at
+    most one that returns it and changes it."""
+    mem, at = init, [0] * len(seqs)
+    while True:
+        for t, seq in enumerate(seqs):
+            while (at[t] < len(seq) and same(seq[at[t]][1], mem)
+                   and same(step(mem, seq[at[t]][0]), mem)):
+                at[t] += 1
+        moves = [t for t, seq in enumerate(seqs)
+                 if at[t] < len(seq) and same(seq[at[t]][1], mem)]
+        if len(moves) != 1:
+            break
+        t = moves[0]
+        mem = step(mem, seqs[t][at[t]][0])
+        at[t] += 1
+    return (not moves and all(at[t] == len(seq) for t, seq in enumerate(seqs))
+            and same(mem, final))

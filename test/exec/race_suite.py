@@ -31,6 +31,11 @@ lowered module must really be aggregated (--aggregate off shows that check
 failing).  The oracle checks itself first on observations that no serial
 order gives.
 
+The seq-* cases (agg_seq.py) lower with aggregate=subgroup too: invocations
+that each run eight atomics on one address with their results used, in
+layouts of whole, partial, split and one-operand blocks; every address must
+be linearizable in each invocation's program order.
+
 Exit status: 0 all passed, 1 a violation or error, 77 skipped (no tool or no
 Vulkan device).
 """
@@ -46,6 +51,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "utils"))
+import agg_seq  # noqa: E402
 import race_agg  # noqa: E402
 import validate_spv  # noqa: E402
 
@@ -147,17 +153,17 @@ def run(cmd, **kw):
     return p.returncode, p.stdout, p.stderr
 
 
-def build_agg(name, case, args, tools, d):
-    """Compiles and lowers an aggregated case into d; returns the lowered
-    module, or raises RuntimeError with what went wrong (spirv-val, or a
-    module that is not aggregated)."""
+def build_lowered(src, d, extra_options, tools):
+    """Compiles the GLSL `src` into d and lowers it with fatomic-opt's
+    --lower-float-atomic-minmax=`extra_options`; returns the lowered module
+    and its disassembly, or raises RuntimeError (a tool failed, or
+    spirv-val rejects the module)."""
     comp, spv, low = (os.path.join(d, f) for f in ("s.comp", "s.spv", "low.spv"))
     with open(comp, "w") as f:
-        f.write(race_agg.shader(case))
+        f.write(src)
     steps = [[tools["glslang"], "-V", "--target-env", "vulkan1.2", comp, "-o", spv],
              [tools["opt"], "--target-env=vulkan1.2",
-              f"--lower-float-atomic-minmax=nan={case['policy']},aggregate={args.aggregate}",
-              spv, "-o", low]]
+              f"--lower-float-atomic-minmax={extra_options}", spv, "-o", low]]
     for cmd in steps:
         rc, so, se = run(cmd)
         if rc:
@@ -168,6 +174,15 @@ def build_agg(name, case, args, tools, d):
     rc, dis, se = run([tools["dis"], low])
     if rc:
         raise RuntimeError(f"spirv-dis failed:\n{se}")
+    return low, dis
+
+
+def build_agg(name, case, args, tools, d):
+    """Compiles and lowers an aggregated case into d; returns the lowered
+    module, or raises RuntimeError with what went wrong (spirv-val, or a
+    module that is not aggregated)."""
+    low, dis = build_lowered(race_agg.shader(case), d,
+                             f"nan={case['policy']},aggregate={args.aggregate}", tools)
     problem = race_agg.aggregation_problem(dis, case)
     if problem:
         raise RuntimeError(problem)
@@ -204,6 +219,42 @@ def run_agg_case(name, case, args, tools, work):
           f"{'/'.join(map(str, sorted(sizes)))}, lanes per address {{{lanes}}}, "
           f"{len(oracle.verdicts)} distinct observations; {tally.line()}; "
           f"{bad_total} not linearizable", flush=True)
+    if bad_total:
+        return f"{bad_total} addresses wrong; e.g. {example}"
+    return None
+
+
+def run_seq_case(name, case, args, tools, work):
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    init, ops, addr = agg_seq.layout(case)
+    n = len(ops)
+    try:
+        low, dis = build_lowered(agg_seq.shader(case, n), d,
+                                 f"nan={case['policy']},aggregate={args.aggregate}", tools)
+    except RuntimeError as e:
+        return str(e)
+    problem = race_agg.aggregation_problem(dis, case)
+    if problem:
+        return problem
+    agg_seq.write_inputs(d, init, ops, addr)
+    with open(os.path.join(d, "job.json"), "w") as f:
+        json.dump(agg_seq.job(low, n, len(init)), f)
+    bad_total, example = 0, None
+    for rnd in range(args.rounds):
+        rc, so, se = run([tools["vkrun"], "-q", "--timeout", "120", os.path.join(d, "job.json")])
+        if rc:
+            return f"fatomic-vkrun exit {rc}:\n{so}{se}"
+        with open(os.path.join(d, "final.bin"), "rb") as f:
+            final = struct.unpack(f"<{len(init)}I", f.read())
+        with open(os.path.join(d, "ret.bin"), "rb") as f:
+            ret = struct.unpack(f"<{n * agg_seq.OPS}I", f.read())
+        bad, first = agg_seq.check(case, init, ops, addr, final, ret)
+        bad_total += bad
+        example = example or (first and f"round {rnd}: {first}")
+    print(f"  {name}: {args.rounds} round(s) x {len(init)} addresses, {n} invocations "
+          f"x {agg_seq.OPS} atomics; {bad_total} not linearizable in program order",
+          flush=True)
     if bad_total:
         return f"{bad_total} addresses wrong; e.g. {example}"
     return None
@@ -300,7 +351,7 @@ def main():
     if rc:
         print(f"race_suite: no Vulkan device; skipped\n{so}{se}")
         return SKIP
-    wrong = race_agg.self_test()
+    wrong = race_agg.self_test() + agg_seq.self_test()
     if wrong:
         print("FAIL oracle self-test:\n  " + "\n  ".join(wrong))
         return 1
@@ -308,6 +359,7 @@ def main():
     failed = 0
     todo = [(n, c, run_case) for n, c in CASES.items()]
     todo += [(n, c, run_agg_case) for n, c in race_agg.cases().items()]
+    todo += [(n, c, run_seq_case) for n, c in agg_seq.cases().items()]
     for name, case, fn in todo:
         if args.filter not in name:
             continue

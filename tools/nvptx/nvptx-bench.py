@@ -76,8 +76,14 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# race_model.py: beside run.py in a bundle, in test/exec in the tree.
+MODEL_DIR = next((d for d in (HERE, os.path.join(HERE, "..", "..", "test", "exec"))
+                  if os.path.isfile(os.path.join(d, "race_model.py"))), HERE)
+sys.path.insert(0, MODEL_DIR)
+sys.path.insert(0, HERE)
 import nvptx_common  # noqa: E402  (beside this file, and in every bundle)
+import race_model  # noqa: E402
 from nvptx_common import Failure, Log, git_commit, run_tool  # noqa: E402
 
 PROG = "nvptx-bench"
@@ -593,6 +599,7 @@ def cmd_bundle(args):
                  "fatomic-nvptx-expect")
         shutil.copyfile(os.path.abspath(__file__), os.path.join(work, "run.py"))
         shutil.copyfile(nvptx_common.__file__, os.path.join(work, "nvptx_common.py"))
+        shutil.copyfile(race_model.__file__, os.path.join(work, "race_model.py"))
         manifest = {
             "tool": PROG, "triple": TRIPLE, "cpu": CPU, "passes": passes,
             "opt": tool_version(shutil.which(args.opt)),
@@ -942,25 +949,10 @@ def linearizable_in_order(policy, op, width, init, seqs, final):
     """Whether the atomics of several threads on one address, seqs (per
     thread, (operand, returned) pairs in program order), that found init
     and left final, have a serial order that keeps each thread's order and
-    in which each returned the memory before it.  As in linearizable,
-    memory never returns to a value it has left: while it holds a value,
-    every thread's next atomics that return it and leave it run, then at
-    most one that returns it and changes it."""
-    mem, at = init, [0] * len(seqs)
-    while True:
-        for t, seq in enumerate(seqs):
-            while (at[t] < len(seq) and seq[at[t]][1] == mem
-                   and apply_policy(policy, op, width, mem, seq[at[t]][0]) == mem):
-                at[t] += 1
-        moves = [t for t, seq in enumerate(seqs)
-                 if at[t] < len(seq) and seq[at[t]][1] == mem]
-        if len(moves) != 1:
-            break
-        t = moves[0]
-        mem = apply_policy(policy, op, width, mem, seqs[t][at[t]][0])
-        at[t] += 1
-    return not moves and all(at[t] == len(seq) for t, seq in enumerate(seqs)) \
-        and mem == final
+    in which each returned the memory before it (race_model's
+    in_program_order, with this file's bit-exact float model)."""
+    return race_model.in_program_order(
+        seqs, init, final, lambda mem, v: apply_policy(policy, op, width, mem, v))
 
 
 def check_cached_result(policy, op, width, init, operands, address, memory,
