@@ -62,7 +62,6 @@ private:
   Value *call(Intrinsic::ID ID, ArrayRef<Value *> Args) {
     return B.CreateIntrinsic(ID, {}, Args);
   }
-  Constant *word(uint64_t V) { return ConstantInt::get(WordTy, V); }
   Value *emitJoin(Value *High, Value *Low);
   Value *emitUniform();
   Value *emitKey();
