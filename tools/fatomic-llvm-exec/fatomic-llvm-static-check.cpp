@@ -5,7 +5,7 @@
 // as the module pass and as the function pass, and checks that no float
 // min/max atomic is left, the helper functions, and that the module
 // verifies; then the same on an NVPTX module for sm_90, where the atomics
-// are aggregated over the warp (redux.sync) as well.
+// whose result is unused are aggregated over the warp (redux.sync) as well.
 // Exit status 0 on success.
 //
 //===----------------------------------------------------------------------===//
@@ -39,13 +39,17 @@ define double @g(ptr %p, double %v) {
 
 static const char *const NvptxSource = R"(
 target triple = "nvptx64-nvidia-cuda"
-define float @f(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
+define void @f(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
   %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic, align 4
-  ret float %r
+  ret void
 }
 define void @g(ptr %p, double %v) "target-cpu"="sm_90" {
   %r = atomicrmw fminimum ptr %p, double %v syncscope("block") monotonic, align 8
   ret void
+}
+define float @h(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
+  %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic, align 4
+  ret float %r
 }
 )";
 
@@ -120,8 +124,9 @@ int main() {
   // function form (in place).
   bool Ok = check(Source, "lower-float-atomic-minmax<nan=fast>", 2, 0);
   Ok &= check(Source, "function(lower-float-atomic-minmax<nan=fast>)", 0, 0);
-  // Warp aggregation: one reduction for f32, two for f64; the elected
-  // lane's and the per-lane atomic share a helper.
+  // Warp aggregation of the unused results: one reduction for f32, two for
+  // f64; the used one (h) keeps the per-lane path.  The elected lane's and
+  // the per-lane atomics of one kind share a helper.
   Ok &= check(NvptxSource, "lower-float-atomic-minmax", 2, 3);
   Ok &= check(NvptxSource, "function(lower-float-atomic-minmax<nan=fast>)", 0,
               3);
