@@ -831,24 +831,10 @@ def apply_policy(policy, op, width, mem, v):
 
 
 def linearizable(policy, op, width, init, ops, final):
-    """Whether the atomics ops ((operand, returned) pairs) on one address
-    that held init and ended with final have a serial order in which
-    each returned the memory before it.  Under `number` memory never returns
-    to a value it has left, so each value's atomics must run while memory
-    holds it: all of them that leave it as it is, then at most one that
-    changes it.  (So it is under `propagate`, where a NaN stays.)"""
-    mem, pending = init, list(ops)
-    while pending:
-        here = [o for o in pending if o[1] == mem]
-        if not here:
-            return False
-        moves = [o for o in here if apply_policy(policy, op, width, mem, o[0]) != mem]
-        if len(moves) > 1:
-            return False
-        pending = [o for o in pending if o[1] != mem]
-        if moves:
-            mem = apply_policy(policy, op, width, mem, moves[0][0])
-    return mem == final
+    """Whether the atomics ops ((operand, returned) pairs, one per thread)
+    on one address that held init and ended with final have a serial order
+    in which each returned the memory before it (linearizable_in_order)."""
+    return linearizable_in_order(policy, op, width, init, [[o] for o in ops], final)
 
 
 def warp_cases(grid, width):
@@ -892,30 +878,9 @@ def check_warp_result(policy, op, width, init, operand, address, memory,
                       returned):
     """(addresses that fail, first problem text): with returned values, each
     address's atomics must be linearizable; without, its final memory must
-    be the serial result."""
-    per = {}
-    for t, a in enumerate(address):
-        if a != IDLE:
-            per.setdefault(a, []).append(t)
-    bad, first = 0, None
-    for a, threads in sorted(per.items()):
-        final = int(memory[a])
-        if returned is not None:
-            ok = linearizable(policy, op, width, init[a],
-                              [(operand[t], int(returned[t])) for t in threads], final)
-            what = "not linearizable"
-        else:
-            want = init[a]
-            for t in threads:
-                want = apply_policy(policy, op, width, want, operand[t])
-            ok = final == want
-            what = f"expected {want:#x}"
-        if not ok:
-            bad += 1
-            if first is None:
-                first = (f"address {a} (initial {init[a]:#x}, {len(threads)} "
-                         f"threads): memory {final:#x}, {what}")
-    return bad, first
+    be the serial result (check_addresses, one atomic per thread)."""
+    return check_addresses(policy, op, width, init, [[v] for v in operand],
+                           address, memory, returned)
 
 
 def cached_cases(grid, width):
@@ -957,22 +922,32 @@ def linearizable_in_order(policy, op, width, init, seqs, final):
 
 def check_cached_result(policy, op, width, init, operands, address, memory,
                         returned):
-    """(addresses that fail, first problem text) of a cached kernel's run:
-    with returned values, each address's atomics must be linearizable in
-    each thread's program order; without, its final memory must be the
-    serial result."""
+    """(addresses that fail, first problem text) of a cached kernel's run
+    (check_addresses, CACHED_OPS atomics per thread)."""
+    return check_addresses(policy, op, width, init, operands, address, memory,
+                           returned)
+
+
+def check_addresses(policy, op, width, init, operands, address, memory,
+                    returned):
+    """(addresses that fail, first problem text) of a run in which thread t
+    ran the atomics operands[t] in order on address[t] (IDLE: none), its
+    results at returned[t * len(operands[t]) + k]: with returned values,
+    each address's atomics must be linearizable in each thread's program
+    order; without, its final memory must be the serial result."""
     per = {}
     for t, a in enumerate(address):
         if a != IDLE:
             per.setdefault(a, []).append(t)
+    ops = len(operands[0]) if operands else 1
     bad, first = 0, None
     for a, threads in sorted(per.items()):
         final = int(memory[a])
         if returned is not None:
-            seqs = [[(operands[t][k], int(returned[t * CACHED_OPS + k]))
-                     for k in range(CACHED_OPS)] for t in threads]
+            seqs = [[(v, int(returned[t * ops + k])) for k, v in enumerate(operands[t])]
+                    for t in threads]
             ok = linearizable_in_order(policy, op, width, init[a], seqs, final)
-            what = "not linearizable in program order"
+            what = "not linearizable" + (" in program order" if ops > 1 else "")
         else:
             want = init[a]
             for t in threads:
@@ -984,7 +959,8 @@ def check_cached_result(policy, op, width, init, operands, address, memory,
             bad += 1
             if first is None:
                 first = (f"address {a} (initial {init[a]:#x}, {len(threads)} "
-                         f"threads x {CACHED_OPS}): memory {final:#x}, {what}")
+                         f"threads{f' x {ops}' if ops > 1 else ''}): memory "
+                         f"{final:#x}, {what}")
     return bad, first
 
 
