@@ -24,11 +24,14 @@
 // known; a miss records w = the policy's combination of o and v (and the
 // bound key(w)), and a hit of a used atomic needs w known and returns w.
 //
-// Where the atomic is aggregated over the warp (WarpAggregate.h: results
-// unused only), the test comes before the warp's address test and only the
-// lanes that miss take part; the elected lane records the better of its
-// atomic's key and the reduced key, the other lanes of the group the
-// reduced key (w unknown).  The slot starts as
+// Where the atomic is aggregated over the warp (WarpAggregate.h) with its
+// result unused, the test comes before the warp's address test and only
+// the lanes that miss take part; the elected lane records the better of
+// its atomic's key and the reduced key, the other lanes of the group the
+// reduced key (w unknown).  With its result used, a full warp tests first
+// and skips the atomic only where every lane hits; otherwise every lane of
+// the group records the word the group left (w known), and the per-lane
+// path has the per-lane form.  The slot starts as
 // (null, the key no number is behind, w unknown), so only operands that can
 // change nothing (a NaN under `number`) hit before the first miss, and only
 // where the result is unused.  The slot is allocas, promoted to registers
@@ -101,6 +104,11 @@ public:
   /// that the word is not known.
   void emitRecordBound(llvm::IRBuilderBase &B, llvm::Value *Ptr,
                        llvm::Value *Bound);
+  /// The word a hit returns (exact() only).
+  llvm::Value *emitCachedWord(llvm::IRBuilderBase &B);
+  /// Records that memory at \p Ptr holds \p Word (exact()).
+  void emitRecordWord(llvm::IRBuilderBase &B, llvm::Value *Ptr,
+                      llvm::Value *Word);
   /// Records an atomic at \p Ptr that found the word \p Old and applied an
   /// operand of key \p OperandKey: the word memory then held (exact()), or
   /// a bound.
@@ -114,11 +122,6 @@ private:
   BoundCache(llvm::Function &F, llvm::Value *SamplePtr, unsigned Bits,
              FloatOp Op, NanPolicy Policy, bool Exact);
   OrderKeys keys(llvm::IRBuilderBase &B) const;
-  /// The word a hit returns (exact() only).
-  llvm::Value *emitCachedWord(llvm::IRBuilderBase &B);
-  /// Records that memory at \p Ptr holds \p Word (exact()).
-  void emitRecordWord(llvm::IRBuilderBase &B, llvm::Value *Ptr,
-                      llvm::Value *Word);
 
   llvm::Function &F;
   llvm::IntegerType *WordTy;

@@ -63,10 +63,18 @@ private:
     return B.CreateIntrinsic(ID, {}, Args);
   }
   Value *emitJoin(Value *High, Value *Low);
+  Value *emitSameAddress();
   Value *emitUniform();
   Value *emitKey();
   Value *emitReduce(Value *Key);
   Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
+  AtomicRMWInst &runUnused();
+  AtomicRMWInst &runUsed();
+  Value *emitFullWarpHead(BasicBlock *Reduce, BasicBlock *Single,
+                          BasicBlock *Done);
+  Value *emitBroadcast(Value *W);
+  Value *emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
+                         BasicBlock *Reduce, Value *Key, Value *Reduced);
 
   AtomicRMWInst &RMW;
   const FloatOp Op;
@@ -76,12 +84,13 @@ private:
   IntegerType *const WordTy;
   OrderKeys Keys;
   Value *Mask = nullptr;   ///< the active lanes
+  Value *HitResult = nullptr;   ///< used, with the cache: a hit's result
+  BasicBlock *HitFrom = nullptr; ///< the block from which hits go to Done
 };
 
-/// Whether every active lane has the same address, and it is not in local
+/// Whether every lane of Mask has the same address, and it is not in local
 /// memory (where one address is different memory in each lane).
-Value *WarpAggregate::emitUniform() {
-  Mask = call(Intrinsic::nvvm_activemask, {});
+Value *WarpAggregate::emitSameAddress() {
   Value *Ptr = RMW.getPointerOperand();
   Value *Address = B.CreatePtrToInt(Ptr, B.getInt64Ty());
   Value *Match = call(Intrinsic::nvvm_match_all_sync_i64p, {Mask, Address});
@@ -90,6 +99,12 @@ Value *WarpAggregate::emitUniform() {
     return Uniform;
   Value *Local = call(Intrinsic::nvvm_isspacep_local, {Ptr});
   return B.CreateAnd(Uniform, B.CreateNot(Local));
+}
+
+/// Whether every active lane has the same address (emitSameAddress).
+Value *WarpAggregate::emitUniform() {
+  Mask = call(Intrinsic::nvvm_activemask, {});
+  return emitSameAddress();
 }
 
 // Each value below is made in its own statement: the order of the
@@ -130,6 +145,78 @@ Value *WarpAggregate::emitReduce(Value *Key) {
   return emitJoin(BestHigh, BestLow);
 }
 
+/// Branches from the atomic's block (where B is) to \p Reduce when all 32
+/// lanes of the warp are active and share the address, else to \p Single
+/// (WarpAggregate.h says why the whole warp).  With the bound cache, a
+/// full warp in which every lane hits it goes to \p Done instead, each
+/// lane with its cached word (HitResult), and a lane that hits in a warp
+/// where another misses takes part in the group.  Mask is the full warp
+/// from here on.  Returns the operand's key when the cache made it.
+Value *WarpAggregate::emitFullWarpHead(BasicBlock *Reduce, BasicBlock *Single,
+                                       BasicBlock *Done) {
+  LLVMContext &Ctx = RMW.getContext();
+  Function *F = Reduce->getParent();
+  Value *Active = call(Intrinsic::nvvm_activemask, {});
+  auto *Full = BasicBlock::Create(Ctx, "fatomic.warp.full", F, Reduce);
+  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(~0u)), Full, Single);
+  B.SetInsertPoint(Full);
+  Mask = B.getInt32(~0u);
+  Value *Key = nullptr;
+  if (Cache) {
+    Key = emitKey();
+    HitResult = B.CreateBitCast(Cache->emitCachedWord(B), RMW.getType());
+    Value *Hit = Cache->emitHit(B, RMW.getPointerOperand(), Key,
+                                /*NeedWord=*/true);
+    Value *AnyMiss =
+        call(Intrinsic::nvvm_vote_any_sync, {Mask, B.CreateNot(Hit)});
+    auto *Check = BasicBlock::Create(Ctx, "fatomic.warp.check", F, Reduce);
+    HitFrom = B.GetInsertBlock();
+    B.CreateCondBr(AnyMiss, Check, Done);
+    B.SetInsertPoint(Check);
+  }
+  B.CreateCondBr(emitSameAddress(), Reduce, Single);
+  return Key;
+}
+
+/// Lane 0's \p W, in every lane of the warp.
+Value *WarpAggregate::emitBroadcast(Value *W) {
+  auto Shuffle = [&](Value *Half) {
+    return call(Intrinsic::nvvm_shfl_sync_idx_i32,
+                {Mask, Half, B.getInt32(0), B.getInt32(31)});
+  };
+  if (Bits == 32)
+    return Shuffle(W);
+  Type *I32 = B.getInt32Ty();
+  Value *Low = Shuffle(B.CreateTrunc(W, I32));
+  Value *High = Shuffle(B.CreateTrunc(B.CreateLShr(W, 32), I32));
+  return emitJoin(High, Low);
+}
+
+/// In the join block (where B is), each lane's result, from the elected
+/// lane's \p ElectedWord (from \p Elected; the other lanes come from
+/// \p Reduce): the owner of the reduced key (the lowest lane that offered
+/// it) goes first and gets what the elected atomic found; the others come
+/// after it and get the memory it left, which the bound cache records.
+Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
+                                      BasicBlock *Reduce, Value *Key,
+                                      Value *Reduced) {
+  PHINode *Found = B.CreatePHI(WordTy, 2);
+  Found->addIncoming(ElectedWord, Elected);
+  Found->addIncoming(PoisonValue::get(WordTy), Reduce);
+  // The warp waits for lane 0's lowered atomic here, before any exchange.
+  call(Intrinsic::nvvm_bar_warp_sync, {Mask});
+  Value *Old = emitBroadcast(Found);
+  Value *Offered = call(Intrinsic::nvvm_vote_ballot_sync,
+                        {Mask, B.CreateICmpEQ(Key, Reduced)});
+  Value *Owner = B.CreateBinaryIntrinsic(Intrinsic::cttz, Offered, B.getTrue());
+  Value *After = Keys.combine(Old, Reduced);
+  if (Cache)
+    Cache->emitRecordWord(B, RMW.getPointerOperand(), After);
+  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  Value *IsOwner = B.CreateICmpEQ(LaneId, Owner);
+  return B.CreateBitCast(B.CreateSelect(IsOwner, Old, After), RMW.getType());
+}
+
 /// Branches from the atomic's block (where B is) to \p Reduce when the
 /// active lanes share the address, else to \p Single; with the bound
 /// cache, a lane that hits it goes to \p Done first, and only the others
@@ -151,6 +238,63 @@ Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
 }
 
 AtomicRMWInst &WarpAggregate::run() {
+  return RMW.use_empty() ? runUnused() : runUsed();
+}
+
+/// A used result: the whole warp on one address aggregates, every other
+/// case runs the per-lane atomic behind the bound cache's test.
+AtomicRMWInst &WarpAggregate::runUsed() {
+  LLVMContext &Ctx = RMW.getContext();
+  BasicBlock *Head = RMW.getParent();
+  Function *F = Head->getParent();
+  BasicBlock *Done = Head->splitBasicBlock(&RMW, "fatomic.warp.done");
+  auto *Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, Done);
+  auto *Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, Done);
+  auto *Join = BasicBlock::Create(Ctx, "fatomic.warp.join", F, Done);
+  auto *Single = BasicBlock::Create(Ctx, "fatomic.warp.single", F, Done);
+  B.SetCurrentDebugLocation(RMW.getDebugLoc());
+
+  Head->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Head);
+  Value *Key = emitFullWarpHead(Reduce, Single, Done);
+
+  B.SetInsertPoint(Reduce);
+  if (!Key)
+    Key = emitKey();
+  Value *Reduced = emitReduce(Key);
+  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  B.CreateCondBr(B.CreateICmpEQ(LaneId, B.getInt32(0)), Elected, Join);
+
+  B.SetInsertPoint(Elected);
+  auto *One = cast<AtomicRMWInst>(RMW.clone());
+  One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
+  B.Insert(One);
+  Value *ElectedWord = B.CreateBitCast(One, WordTy);
+  B.CreateBr(Join);
+
+  B.SetInsertPoint(Join);
+  Value *Result = emitGroupResult(Elected, ElectedWord, Reduce, Key, Reduced);
+  B.CreateBr(Done);
+
+  RMW.moveBefore(*Single, Single->end());
+  B.SetInsertPoint(Single);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done, Done->begin());
+  PHINode *Old = B.CreatePHI(RMW.getType(), 3);
+  RMW.replaceAllUsesWith(Old);
+  Old->addIncoming(Result, Join);
+  Old->addIncoming(&RMW, Single);
+  if (HitResult)
+    Old->addIncoming(HitResult, HitFrom);
+  // The cache's test splits Single; the phi follows its tail.
+  if (Cache)
+    Cache->guard(RMW);
+  return *One;
+}
+
+/// An unused result: the lanes that miss the bound cache and share the
+/// address aggregate, whatever the mask.
+AtomicRMWInst &WarpAggregate::runUnused() {
   LLVMContext &Ctx = RMW.getContext();
   BasicBlock *Head = RMW.getParent();
   Function *F = Head->getParent();
@@ -218,8 +362,7 @@ bool targetAggregates(const Function &F, Aggregation Aggregate) {
 
 bool isWarpAggregable(const AtomicRMWInst &RMW) {
   Type *Ty = RMW.getType();
-  // A used result keeps the per-lane path (WarpAggregate.h).
-  return RMW.use_empty() && (Ty->isFloatTy() || Ty->isDoubleTy()) &&
+  return (Ty->isFloatTy() || Ty->isDoubleTy()) &&
          RMW.getOrdering() == AtomicOrdering::Monotonic && !RMW.isVolatile() &&
          RMW.getSyncScopeID() != SyncScope::SingleThread &&
          isWarpSharedAddressSpace(RMW.getPointerAddressSpace());

@@ -1,10 +1,9 @@
 //===- WarpAggregate.h - One float atomic per NVPTX warp --------*- C++ -*-===//
 //
 // Warp aggregation for the LLVM pass (aggregate=auto|subgroup on NVPTX):
-// where every active lane of a warp runs one float min/max atomic whose
-// result is unused on the same address, the lanes' operands are reduced
-// first and one lane does the atomic (docs/semantics.md, "Warp aggregation
-// on NVPTX").
+// where the lanes of a warp run one float min/max atomic on the same
+// address, their operands are reduced first and one lane does the atomic
+// (docs/semantics.md, "Warp aggregation on NVPTX").
 //
 //   atomicrmw fmax ptr %p, float %v monotonic          ; result unused
 //
@@ -26,11 +25,27 @@
 // atomic.  The two float atomics left behind are lowered by the pass as
 // usual.  Nothing crosses lanes after the elected lane's branch.
 //
-// An atomic whose result is used is not aggregated: each lane's result
-// would have to come from the elected atomic's, shuffled to the group
-// after its branch, and on sm_90 (H200) lanes read that shuffle wrong when
-// several groups reach one atomic (tools/nvptx's cached cases, straight
-// code and loops; docs/semantics.md), so it keeps the per-lane path.
+// A used result aggregates only in a full warp:
+//
+//   br activemask == -1, full, single
+//   full:    (with the bound cache: br vote.any.sync(-1, !hit), check, done,
+//             a lane's result on the way to done being its cached word)
+//   check:   br match.all.sync(-1, p) [& !isspacep.local p], reduce, single
+//   reduce:  k, r = redux.sync.umax(k, -1); br laneid == 0, elected, join
+//   elected: o = atomicrmw fmax ptr %p, float U^-1(r) monotonic
+//   join:    bar.warp.sync(-1); old = shfl.sync.idx(-1, o, 0)
+//            owner = cttz(ballot.sync(-1, k == r))
+//            result = laneid == owner ? old : combine(old, r)
+//   single:  the original atomic, behind the bound cache's own test
+//
+// The owner (the lowest lane that offered the reduced key) goes first and
+// returns what the elected atomic found; the others follow it and return
+// the memory it left, on which their operands change nothing.  Only the
+// whole warp, because the exchanges after the elected lane's branch carry
+// a value between lanes, and on sm_90 (H200) lanes read them wrong when
+// two groups of one warp, formed apart after a divergence, met at one
+// atomic (docs/data/nvptx-h200-aggregation-used-probe.txt): a full warp is
+// the one group its warp has there.
 //
 // Aggregated: atomicrmw fmin/fmax/fminimum/fmaximum on float or double,
 // monotonic, not volatile, wider than singlethread scope, on global (1),
@@ -62,14 +77,14 @@ class BoundCache;
 bool targetAggregates(const llvm::Function &F, Aggregation Aggregate);
 
 /// Whether \p RMW, a float min/max atomic in a function for which
-/// targetAggregates holds, has a shape that aggregates (its result unused
-/// among others).
+/// targetAggregates holds, has a shape that aggregates.
 bool isWarpAggregable(const llvm::AtomicRMWInst &RMW);
 
 /// Rewrites \p RMW (an aggregable fmin/fmax-like atomic of operation \p Op
-/// under \p Policy) into the aggregated form above, behind \p Cache's test
-/// where the function has a bound cache (BoundCache.h).  \p RMW stays, as the per-lane atomic; the elected lane's atomic
-/// is returned.
+/// under \p Policy) into the aggregated form above for an unused or a
+/// used result, with \p Cache's tests where the function has a bound
+/// cache (BoundCache.h).  \p RMW stays, as the per-lane atomic; the
+/// elected lane's atomic is returned.
 llvm::AtomicRMWInst &aggregateOverWarp(llvm::AtomicRMWInst &RMW, FloatOp Op,
                                        NanPolicy Policy,
                                        BoundCache *Cache = nullptr);

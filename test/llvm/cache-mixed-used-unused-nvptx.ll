@@ -3,9 +3,10 @@
 ; whose lanes other than the elected one learn only the reduced key, the
 ; slot keeps a bound but marks its word unknown (false), so the used
 ; atomic's next test cannot hit and return a word memory never held; after
-; either atomic's per-lane path the word is known (true).  The used atomic
-; is not aggregated (WarpAggregate.h): it takes the per-lane path behind
-; the cache's test.
+; either atomic's per-lane path, and after the used atomic's group (every
+; lane of a full warp learns the word the group left), the word is known
+; (true).  The used atomic tests the cache twice: in a full warp, which
+; skips the atomic only where every lane hits, and on the per-lane path.
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
@@ -36,10 +37,17 @@ exit:
 ; CHECK-NEXT:  br i1 [[HIT1]], label %fatomic.warp.done, label %fatomic.warp.check
 ; CHECK:       fatomic.warp.done:
 ; CHECK:       [[VALID:%fatomic.cache.valid[.0-9]*]] = phi i1 [ {{%fatomic.cache.valid[.0-9]*}}, %loop ], [ false, %fatomic.warp.join ], [ true, %{{fatomic.done[0-9]*}} ]
-; The used atomic: its hit needs the word known.
+; The used atomic: its hits need the word known.
 ; CHECK:       [[HIT2:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], {{%[0-9]+}}
-; CHECK-NEXT:  br i1 [[HIT2]], label %fatomic.cache.done, label %fatomic.cache.miss
+; CHECK-NEXT:  [[MISS2:%[0-9]+]] = xor i1 [[HIT2]], true
+; CHECK-NEXT:  [[ANYMISS:%[0-9]+]] = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1 [[MISS2]])
+; CHECK-NEXT:  br i1 [[ANYMISS]], label %fatomic.warp.check{{[0-9]*}}, label %fatomic.warp.done{{[0-9]*}}
+; CHECK:       fatomic.warp.single{{[0-9]*}}:
+; CHECK:       [[HIT3:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], {{%[0-9]+}}
+; CHECK-NEXT:  br i1 [[HIT3]], label %fatomic.cache.done, label %fatomic.cache.miss
 ; CHECK:       fatomic.cache.miss:
 ; CHECK-NOT:   @llvm.nvvm.
 ; CHECK:       fatomic.cache.done:
-; CHECK:       phi i1 [ [[VALID]], %fatomic.warp.done ], [ true, %fatomic.done ]
+; CHECK:       [[VALID3:%fatomic.cache.valid[.0-9]*]] = phi i1 [ [[VALID]], %fatomic.warp.single{{[0-9]*}} ], [ true, %fatomic.done ]
+; CHECK:       fatomic.warp.done{{[0-9]+}}:
+; CHECK-NEXT:  phi i1 [ true, %fatomic.warp.join{{[0-9]*}} ], [ [[VALID3]], %fatomic.cache.done ], [ [[VALID]], %fatomic.warp.full ]

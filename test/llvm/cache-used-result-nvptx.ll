@@ -4,12 +4,13 @@
 ; The slot then also holds the word memory held after the lane's last
 ; access and whether it is known: a hit needs it, and returns it without
 ; touching memory; a miss records the combination of what its atomic found
-; with its operand.  A used result is not aggregated over the warp
-; (WarpAggregate.h), so each lane runs the lowered atomic itself.
+; with its operand.  Without warp aggregation (aggregate=off) each lane
+; runs the lowered atomic itself; cache-used-result-warp.ll has the same
+; kernel aggregated.
 ; REQUIRES: nvptx
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
-; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off;aggregate=off>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off;aggregate=off>' %s | %opt -passes=verify -disable-output
+; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off;aggregate=off>' %s | %llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
 
 target triple = "nvptx64-nvidia-cuda"
 

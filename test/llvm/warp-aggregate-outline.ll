@@ -1,8 +1,8 @@
 ; With outline=on (the default) the warp aggregation is written at the
 ; atomic, and both float atomics it leaves, the elected lane's and the
 ; per-lane one, become calls of the same helper, which holds the per-lane
-; lowering and no warp operation (results unused: a used result is not
-; aggregated, warp-aggregate-f32-fmax.ll).
+; lowering and no warp operation (results unused; a used result has the
+; full warp's form, warp-aggregate-used-full-warp.ll).
 ; REQUIRES: llvm-plugin
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes=lower-float-atomic-minmax -S %s | FileCheck %s
 

@@ -104,14 +104,8 @@ LOWERED = ("fatomic", "calls", "perlane")
 PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
                 "perlane": "outline=off;aggregate=off;cache=off"}
 # The variants whose benchmark kernel is aggregated over the warp (the
-# pass's default for sm_80 and later) where its result is unused; a used
-# result keeps the per-lane path (lib/LLVM/WarpAggregate.h).
+# pass's default for sm_80 and later).
 AGGREGATED = ("fatomic", "calls")
-
-
-def aggregates(variant, used):
-    """Whether the benchmark kernel of variant is aggregated over the warp."""
-    return variant in AGGREGATED and not used
 
 # Active lanes per warp in the few-lanes cells (@sparse).
 SPARSE_LANES = (1, 2, 4)
@@ -557,8 +551,10 @@ def cmd_bundle(args):
                           "-passes=" + passes[v], "-S", ll, "-o", sources[v]],
                          f"opt on {name} ({v})")
                 # The cache must apply to the cached kernels, and only where
-                # it is on.
-                want = 0 if "cache=off" in passes[v] else CACHED_OPS
+                # it is on; an aggregated used result is tested twice, by the
+                # full warp and on the per-lane path.
+                twice = used and v in AGGREGATED and "aggregate=off" not in passes[v]
+                want = 0 if "cache=off" in passes[v] else CACHED_OPS * (2 if twice else 1)
                 lowered = open(sources[v]).read()
                 for kernel, _ in CACHED_KERNELS:
                     got = cache_sites(lowered, kernel)
@@ -577,7 +573,7 @@ def cmd_bundle(args):
                 else:
                     problems = check_fatomic_ptx(text, ty, op,
                                                  calls=variant == "calls",
-                                                 aggregated=aggregates(variant, used))
+                                                 aggregated=variant in AGGREGATED)
                 if problems:
                     raise Failure(f"{os.path.basename(ptx)}: " + "; ".join(problems))
                 if args.ptxas:
@@ -1537,15 +1533,12 @@ def cmd_selftest(args):
             ty, op = k["type"], k["op"]
             # Each PTX check accepts its own variant's PTX and rejects the
             # others named: the checks tell the shapes apart.
-            # A used result is not aggregated, so there fatomic's PTX and the
-            # per-lane one's differ only by the cached kernels.
-            agg = aggregates("fatomic", k["used"])
             ptx_checks = {
-                "fatomic": (lambda t: check_fatomic_ptx(t, ty, op, aggregated=agg),
-                            ("perlane", "calls", "expand") if agg else ("calls", "expand")),
+                "fatomic": (lambda t: check_fatomic_ptx(t, ty, op),
+                            ("perlane", "calls", "expand")),
                 "perlane": (lambda t: check_fatomic_ptx(t, ty, op, aggregated=False),
-                            ("fatomic",) if agg else ()),
-                "calls": (lambda t: check_fatomic_ptx(t, ty, op, calls=True, aggregated=agg),
+                            ("fatomic",)),
+                "calls": (lambda t: check_fatomic_ptx(t, ty, op, calls=True),
                           ("fatomic", "expand")),
                 "expand": (lambda t: check_expand_ptx(t, ty, op), ("fatomic",)),
             }

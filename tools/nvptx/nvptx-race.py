@@ -16,9 +16,8 @@ the word, or the other float min/max.  Both sides meet at the address with a
 bounded wait.  Every operation on the address (the lanes' and the racer's)
 must be linearizable: a serial order must give every returned value and the
 final memory.  Each case runs in two variants: `fatomic` (the pass's default
-for sm_90, aggregated over the warp where the result is unused; the PTX
-must show the reduction there, and no reduction where the result is used)
-and `perlane` (aggregate=off).
+for sm_90, aggregated over the warp; the PTX must show the reduction) and
+`perlane` (aggregate=off).
 
 Two halves, on two machines, as tools/nvptx/nvptx-bench.py:
 
@@ -247,21 +246,12 @@ def ptx_problems(ptx, case, variant):
     if not re.search(r"^\.visible \.entry race\(", ptx, re.M):
         return ["no .entry race"]
     redux = re.findall(r"\bredux\.sync\.(min|max)\.u32\s", ptx)
-    # A used result is not aggregated (lib/LLVM/WarpAggregate.h); the racer,
-    # the other operation with its result unused, is where the variant is.
-    if variant in AGGREGATED and not case["used"]:
+    if variant in AGGREGATED:
         if not re.search(r"\bmatch\.all\.sync\.b64\s", ptx):
             problems.append("no match.all.sync.b64 (the warp's address test)")
         if case["kind"] not in redux:
             problems.append(f"no redux.sync.{case['kind']}.u32 (not aggregated)")
-    elif case["kind"] in redux:
-        problems.append(f"a redux.sync.{case['kind']}.u32 (the lanes' atomic is "
-                        "aggregated, which it must not be here)")
-    elif variant in AGGREGATED and case["racer"] in ("min", "max") \
-            and case["racer"] not in redux:
-        problems.append(f"no redux.sync.{case['racer']}.u32 (the racer is not "
-                        "aggregated)")
-    if variant not in AGGREGATED and redux:
+    elif redux:
         problems.append("a redux.sync (aggregated, which this variant must not be)")
     if re.search(r"\b(max|min)\.f(32|64)\b", ptx):
         problems.append("a float min/max is left")
@@ -317,8 +307,7 @@ def cmd_bundle(args):
         raise
     print(f"{PROG}: bundle in {out}: {len(entries)} cases, "
           f"{len(entries) * len(VARIANTS)} PTX files (checked: "
-          f"{', '.join(AGGREGATED)} aggregated where the result is unused, the others "
-          "not), run.py")
+          f"{', '.join(AGGREGATED)} aggregated, the others not), run.py")
     return 0
 
 
@@ -486,14 +475,10 @@ def cmd_selftest(args):
         for entry in manifest["cases"]:
             texts = {v: open(os.path.join(args.bundle, f["ptx"])).read()
                      for v, f in entry["files"].items()}
-            # Where the result is used and the racer is no float atomic,
-            # neither variant aggregates anything: the checks agree.
-            case = entry["case"]
-            distinct = not case["used"] or case["racer"] not in ("xchg", "cas")
             for variant, text in texts.items():
                 for other in texts:
-                    accepted = not ptx_problems(text, case, other)
-                    expect(accepted == (other == variant or not distinct),
+                    accepted = not ptx_problems(text, entry["case"], other)
+                    expect(accepted == (other == variant),
                            f"{entry['name']}: the {other} check "
                            f"{'accepts' if accepted else 'rejects'} the {variant} PTX")
     print(f"{PROG} selftest: {checks} checks passed"
