@@ -58,12 +58,13 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
   (otherwise default options: `nan=number`, sign dispatch, early-out,
   `aggregate=auto`): the lowering written out at the atomic, which is also
   what an inliner after the pass (the default `outline=on`) leaves.  The
-  atomic, where its result is unused, is aggregated over the warp
-  (docs/semantics.md, "Warp aggregation on NVPTX"): `match.all.sync` tests
-  the address, `redux.sync` reduces the lanes' order-mapped operands
-  (twice for 64 bits) and one lane runs the lowered atomic; lanes whose
-  warp mixes addresses run it each.  Where the result is used every lane
-  runs it (the same section says why).  The
+  atomic is aggregated over the warp (docs/semantics.md, "Warp aggregation
+  on NVPTX"): `match.all.sync` tests the address, `redux.sync` reduces the
+  lanes' order-mapped operands (twice for 64 bits) and one lane runs the
+  lowered atomic; lanes whose warp mixes addresses run it each.  Where the
+  result is used only a full warp (all 32 lanes active) aggregates, and
+  the elected lane's result goes back to the lanes by `shfl.sync` (the
+  same section says why; a partial warp runs it per lane).  The
   lowered atomic has the atomic load (`ld.relaxed.gpu.global`), the two
   integer atomics of the sign dispatch (`atom.global.max.s32` /
   `atom.global.min.u32` for fmax, and so on) and the compare-exchange only
@@ -73,7 +74,8 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
   atomic left for the same address, skips the atomic when the operand
   cannot change memory (a used result is then the word memory held there,
   which the lane kept), and only the lanes that miss take part in the
-  aggregation or run the atomic.
+  aggregation or run the atomic; with a used result a full warp skips
+  the atomic where every lane hits, and otherwise aggregates them all.
 - **calls**: after `opt-22 -passes=lower-float-atomic-minmax` (the default,
   `outline=on`) straight into llc, where no inliner runs: the aggregation
   is in the kernel, and it calls a helper function (a PTX `.func`) that
