@@ -68,6 +68,12 @@ private:
   Value *emitKey();
   Value *emitReduce(Value *Key);
   Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
+  /// The blocks of the aggregated form (WarpAggregate.h).
+  struct Shape {
+    BasicBlock *Head, *Done, *Reduce, *Elected, *Join, *Single;
+  };
+  Shape split();
+  AtomicRMWInst *emitElected(const Shape &S, Value *&Key, Value *&Reduced);
   AtomicRMWInst &runUnused();
   AtomicRMWInst &runUsed();
   Value *emitFullWarpHead(BasicBlock *Reduce, BasicBlock *Single,
@@ -83,8 +89,8 @@ private:
   const unsigned Bits;
   IntegerType *const WordTy;
   OrderKeys Keys;
-  Value *Mask = nullptr;   ///< the active lanes
-  Value *HitResult = nullptr;   ///< used, with the cache: a hit's result
+  Value *Mask = nullptr;         ///< the group's lanes (-1: the full warp)
+  Value *HitResult = nullptr;    ///< used, with the cache: a hit's result
   BasicBlock *HitFrom = nullptr; ///< the block from which hits go to Done
 };
 
@@ -241,49 +247,72 @@ AtomicRMWInst &WarpAggregate::run() {
   return RMW.use_empty() ? runUnused() : runUsed();
 }
 
+/// Splits the atomic's block before it into Head (where B is, without its
+/// branch) and Done, with the blocks between them.
+WarpAggregate::Shape WarpAggregate::split() {
+  LLVMContext &Ctx = RMW.getContext();
+  Shape S;
+  S.Head = RMW.getParent();
+  Function *F = S.Head->getParent();
+  S.Done = S.Head->splitBasicBlock(&RMW, "fatomic.warp.done");
+  S.Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, S.Done);
+  S.Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, S.Done);
+  S.Join = BasicBlock::Create(Ctx, "fatomic.warp.join", F, S.Done);
+  S.Single = BasicBlock::Create(Ctx, "fatomic.warp.single", F, S.Done);
+  B.SetCurrentDebugLocation(RMW.getDebugLoc());
+  S.Head->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(S.Head);
+  return S;
+}
+
+/// In Reduce, the operand's key where \p Key is not set yet, its reduction
+/// (\p Reduced) and the branch of the lowest lane of Mask to Elected, which
+/// runs the atomic on U^-1 of the reduced key (the returned atomic; B is
+/// after it).
+AtomicRMWInst *WarpAggregate::emitElected(const Shape &S, Value *&Key,
+                                          Value *&Reduced) {
+  B.SetInsertPoint(S.Reduce);
+  if (!Key)
+    Key = emitKey();
+  Reduced = emitReduce(Key);
+  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  Value *Leader =
+      isa<Constant>(Mask) ? B.getInt32(0) // the full warp
+                          : B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask,
+                                                    B.getTrue());
+  B.CreateCondBr(B.CreateICmpEQ(LaneId, Leader), S.Elected, S.Join);
+
+  B.SetInsertPoint(S.Elected);
+  auto *One = cast<AtomicRMWInst>(RMW.clone());
+  // The value operand: U^-1 of the reduced key.
+  One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
+  B.Insert(One);
+  return One;
+}
+
 /// A used result: the whole warp on one address aggregates, every other
 /// case runs the per-lane atomic behind the bound cache's test.
 AtomicRMWInst &WarpAggregate::runUsed() {
-  LLVMContext &Ctx = RMW.getContext();
-  BasicBlock *Head = RMW.getParent();
-  Function *F = Head->getParent();
-  BasicBlock *Done = Head->splitBasicBlock(&RMW, "fatomic.warp.done");
-  auto *Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, Done);
-  auto *Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, Done);
-  auto *Join = BasicBlock::Create(Ctx, "fatomic.warp.join", F, Done);
-  auto *Single = BasicBlock::Create(Ctx, "fatomic.warp.single", F, Done);
-  B.SetCurrentDebugLocation(RMW.getDebugLoc());
-
-  Head->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(Head);
-  Value *Key = emitFullWarpHead(Reduce, Single, Done);
-
-  B.SetInsertPoint(Reduce);
-  if (!Key)
-    Key = emitKey();
-  Value *Reduced = emitReduce(Key);
-  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
-  B.CreateCondBr(B.CreateICmpEQ(LaneId, B.getInt32(0)), Elected, Join);
-
-  B.SetInsertPoint(Elected);
-  auto *One = cast<AtomicRMWInst>(RMW.clone());
-  One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
-  B.Insert(One);
+  Shape S = split();
+  Value *Key = emitFullWarpHead(S.Reduce, S.Single, S.Done);
+  Value *Reduced = nullptr;
+  AtomicRMWInst *One = emitElected(S, Key, Reduced);
   Value *ElectedWord = B.CreateBitCast(One, WordTy);
-  B.CreateBr(Join);
+  B.CreateBr(S.Join);
 
-  B.SetInsertPoint(Join);
-  Value *Result = emitGroupResult(Elected, ElectedWord, Reduce, Key, Reduced);
-  B.CreateBr(Done);
+  B.SetInsertPoint(S.Join);
+  Value *Result =
+      emitGroupResult(S.Elected, ElectedWord, S.Reduce, Key, Reduced);
+  B.CreateBr(S.Done);
 
-  RMW.moveBefore(*Single, Single->end());
-  B.SetInsertPoint(Single);
-  B.CreateBr(Done);
-  B.SetInsertPoint(Done, Done->begin());
+  RMW.moveBefore(*S.Single, S.Single->end());
+  B.SetInsertPoint(S.Single);
+  B.CreateBr(S.Done);
+  B.SetInsertPoint(S.Done, S.Done->begin());
   PHINode *Old = B.CreatePHI(RMW.getType(), 3);
   RMW.replaceAllUsesWith(Old);
-  Old->addIncoming(Result, Join);
-  Old->addIncoming(&RMW, Single);
+  Old->addIncoming(Result, S.Join);
+  Old->addIncoming(&RMW, S.Single);
   if (HitResult)
     Old->addIncoming(HitResult, HitFrom);
   // The cache's test splits Single; the phi follows its tail.
@@ -295,55 +324,32 @@ AtomicRMWInst &WarpAggregate::runUsed() {
 /// An unused result: the lanes that miss the bound cache and share the
 /// address aggregate, whatever the mask.
 AtomicRMWInst &WarpAggregate::runUnused() {
-  LLVMContext &Ctx = RMW.getContext();
-  BasicBlock *Head = RMW.getParent();
-  Function *F = Head->getParent();
-  BasicBlock *Done = Head->splitBasicBlock(&RMW, "fatomic.warp.done");
-  auto *Reduce = BasicBlock::Create(Ctx, "fatomic.warp.reduce", F, Done);
-  auto *Elected = BasicBlock::Create(Ctx, "fatomic.warp.elected", F, Done);
-  auto *Join = BasicBlock::Create(Ctx, "fatomic.warp.join", F, Done);
-  auto *Single = BasicBlock::Create(Ctx, "fatomic.warp.single", F, Done);
-  B.SetCurrentDebugLocation(RMW.getDebugLoc());
-
-  Head->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(Head);
-  Value *Key = emitHead(Reduce, Single, Done);
-
-  B.SetInsertPoint(Reduce);
-  if (!Key)
-    Key = emitKey();
-  Value *Reduced = emitReduce(Key);
-  Value *LaneId = call(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
-  Value *Leader = B.CreateBinaryIntrinsic(Intrinsic::cttz, Mask, B.getTrue());
-  B.CreateCondBr(B.CreateICmpEQ(LaneId, Leader), Elected, Join);
-
-  B.SetInsertPoint(Elected);
-  auto *One = cast<AtomicRMWInst>(RMW.clone());
-  // The value operand: U^-1 of the reduced key.
-  One->setOperand(1, B.CreateBitCast(Keys.fromOrdered(Reduced), RMW.getType()));
-  B.Insert(One);
+  Shape S = split();
+  Value *Key = emitHead(S.Reduce, S.Single, S.Done);
+  Value *Reduced = nullptr;
+  AtomicRMWInst *One = emitElected(S, Key, Reduced);
   // Memory after the elected atomic is at least what it found, and the
   // reduced key; the group's other lanes know the reduced key.
   Value *ElectedBound =
       Cache ? Keys.best(Keys.key(B.CreateBitCast(One, WordTy)), Reduced)
             : nullptr;
-  B.CreateBr(Join);
+  B.CreateBr(S.Join);
 
-  B.SetInsertPoint(Join);
+  B.SetInsertPoint(S.Join);
   if (ElectedBound) {
     PHINode *Bound = B.CreatePHI(WordTy, 2);
-    Bound->addIncoming(ElectedBound, Elected);
-    Bound->addIncoming(Reduced, Reduce);
+    Bound->addIncoming(ElectedBound, S.Elected);
+    Bound->addIncoming(Reduced, S.Reduce);
     Cache->emitRecordBound(B, RMW.getPointerOperand(), Bound);
   }
-  B.CreateBr(Done);
+  B.CreateBr(S.Done);
 
-  RMW.moveBefore(*Single, Single->end());
-  B.SetInsertPoint(Single);
+  RMW.moveBefore(*S.Single, S.Single->end());
+  B.SetInsertPoint(S.Single);
   if (Cache)
     Cache->emitRecordAfter(B, RMW.getPointerOperand(),
                            B.CreateBitCast(&RMW, WordTy), Key);
-  B.CreateBr(Done);
+  B.CreateBr(S.Done);
   return *One;
 }
 
