@@ -916,14 +916,6 @@ def linearizable_in_order(policy, op, width, init, seqs, final):
         seqs, init, final, lambda mem, v: apply_policy(policy, op, width, mem, v))
 
 
-def check_cached_result(policy, op, width, init, operands, address, memory,
-                        returned):
-    """(addresses that fail, first problem text) of a cached kernel's run
-    (check_addresses, CACHED_OPS atomics per thread)."""
-    return check_addresses(policy, op, width, init, operands, address, memory,
-                           returned)
-
-
 def check_addresses(policy, op, width, init, operands, address, memory,
                     returned):
     """(addresses that fail, first problem text) of a run in which thread t
@@ -1109,7 +1101,7 @@ def run_warp_cases(np, cp, modules, k, special, results, failures, log):
 
 def run_cached_cases(np, cp, modules, k, special, results, failures, log):
     """The cached cases (cached_cases) of kernel module k, on every variant
-    and cached kernel: lowered variants must pass check_cached_result."""
+    and cached kernel: lowered variants must pass check_addresses."""
     ty, op, used = k["type"], k["op"], k["used"]
     width, u, ft = BITS[ty], uint_dtype(np, ty), float_dtype(np, ty)
     grid = list(dict.fromkeys(int(x) for x in special[(ty, op, "number")]["init"]))
@@ -1127,8 +1119,8 @@ def run_cached_cases(np, cp, modules, k, special, results, failures, log):
             cp.cuda.Device().synchronize()
             memory = cp.asnumpy(dst).view(u)
             returned = cp.asnumpy(ret).view(u) if used else None
-            bad, first = check_cached_result(policy, op, width, init, operands,
-                                             address, memory, returned)
+            bad, first = check_addresses(policy, op, width, init, operands,
+                                         address, memory, returned)
             results["cached"].append({
                 "kernel": k["name"], "type": ty, "op": op, "used": used,
                 "policy": policy, "operation": ieee_op(op, policy),
