@@ -20,7 +20,12 @@
 //   {"event":"start", "task":I}           task I begins
 //   {"event":"result", "task":I, "status":"ok"|"wrong"|"unsupported"|"error",
 //    "ms":[...], "warmup_ms":[...], "median_ms":M, "wrong_runs":R,
-//    "wrong_addrs":A, "settle_runs":S, "message":"..."}
+//    "wrong_addrs":A, "settle_runs":S, "message":"...", "shader_stats":{...}}
+//                                         shader_stats: the driver's statistics
+//                                         of the compiled pipeline (NVIDIA:
+//                                         "Register Count", ...), empty where
+//                                         the device has no
+//                                         VK_KHR_pipeline_executable_properties
 //   {"event":"timeout", "task":I, "run":R} a dispatch exceeded timeout_s;
 //                                         the tool exits 2 right after it
 // Progress goes to stderr.
@@ -285,6 +290,9 @@ struct Features {
   bool Int64 = false, Float64 = false, BufferInt64Atomics = false,
        MemoryModel = false, MemoryModelDeviceScope = false,
        SubgroupExtendedTypes = false;
+  /// VK_KHR_pipeline_executable_properties: the driver's statistics of each
+  /// compiled pipeline (on NVIDIA, its register count among them).
+  bool ExecutableStatistics = false;
 };
 
 class Gpu : public fatomic::vk::Context {
@@ -305,6 +313,7 @@ public:
     Supported.MemoryModel = V12.vulkanMemoryModel;
     Supported.MemoryModelDeviceScope = V12.vulkanMemoryModelDeviceScope;
     Supported.SubgroupExtendedTypes = V12.shaderSubgroupExtendedTypes;
+    Supported.ExecutableStatistics = hasExecutableStatistics();
   }
 
   /// The device with every supported feature of Features enabled.
@@ -320,7 +329,76 @@ public:
     F2.pNext = &V12;
     F2.features.shaderInt64 = Supported.Int64;
     F2.features.shaderFloat64 = Supported.Float64;
-    fatomic::vk::Context::createDevice(&F2, {});
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR Exe{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    std::vector<const char *> Extensions;
+    if (Supported.ExecutableStatistics) {
+      Exe.pipelineExecutableInfo = VK_TRUE;
+      V12.pNext = &Exe;
+      Extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
+    fatomic::vk::Context::createDevice(&F2, Extensions);
+  }
+
+  /// The statistics of \p Pipeline's first executable, by name; empty where
+  /// the device gives none.
+  json statistics(VkPipeline Pipeline) const {
+    json Stats = json::object();
+    if (!Supported.ExecutableStatistics)
+      return Stats;
+    auto GetStats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        vkGetDeviceProcAddr(Device, "vkGetPipelineExecutableStatisticsKHR"));
+    if (!GetStats)
+      return Stats;
+    VkPipelineExecutableInfoKHR Info{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    Info.pipeline = Pipeline;
+    Info.executableIndex = 0;
+    uint32_t Count = 0;
+    if (GetStats(Device, &Info, &Count, nullptr) != VK_SUCCESS)
+      return Stats;
+    std::vector<VkPipelineExecutableStatisticKHR> List(
+        Count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (GetStats(Device, &Info, &Count, List.data()) != VK_SUCCESS)
+      return Stats;
+    for (const VkPipelineExecutableStatisticKHR &S : List) {
+      switch (S.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        Stats[S.name] = S.value.b32 != VK_FALSE;
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        Stats[S.name] = S.value.i64;
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        Stats[S.name] = S.value.u64;
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+        Stats[S.name] = S.value.f64;
+        break;
+      default:
+        break;
+      }
+    }
+    return Stats;
+  }
+
+private:
+  bool hasExecutableStatistics() const {
+    uint32_t Count = 0;
+    vkEnumerateDeviceExtensionProperties(Phys, nullptr, &Count, nullptr);
+    std::vector<VkExtensionProperties> Ext(Count);
+    vkEnumerateDeviceExtensionProperties(Phys, nullptr, &Count, Ext.data());
+    bool Listed = false;
+    for (const VkExtensionProperties &E : Ext)
+      Listed |= std::strcmp(E.extensionName,
+                            VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+    if (!Listed)
+      return false;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR Exe{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    F2.pNext = &Exe;
+    vkGetPhysicalDeviceFeatures2(Phys, &F2);
+    return Exe.pipelineExecutableInfo;
   }
 };
 
@@ -647,9 +725,12 @@ void Bench::runTask(size_t Index) {
   CI.stage.module = Module;
   CI.stage.pName = "main";
   CI.layout = PipeLayout;
+  if (G.Supported.ExecutableStatistics)
+    CI.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline Pipeline;
   VK_CHECK(vkCreateComputePipelines(G.Device, VK_NULL_HANDLE, 1, &CI, nullptr,
                                     &Pipeline));
+  R["shader_stats"] = G.statistics(Pipeline);
 
   // The destination's initial image: -inf, or U(-inf) for encoded memory.
   const unsigned W = T.Width;
@@ -746,6 +827,8 @@ void Bench::progress(size_t Index, const json &R) {
     std::snprintf(Buf, sizeof Buf, " median %.4f ms", R["median_ms"].get<double>());
     Line += Buf;
   }
+  if (R.contains("shader_stats") && R["shader_stats"].contains("Register Count"))
+    Line += ", " + R["shader_stats"]["Register Count"].dump() + " registers";
   if (R.contains("message") && !R["message"].get<std::string>().empty())
     Line += " (" + R["message"].get<std::string>() + ")";
   std::fprintf(stderr, "%s\n", Line.c_str());
@@ -821,7 +904,8 @@ int main(int Argc, char **Argv) {
                {"type", deviceTypeName(G.Props.deviceType)},
                {"driver", G.DriverName + " " + G.DriverInfo},
                {"timestamp_bits", G.TimestampBits},
-               {"timestamp_period_ns", G.Props.limits.timestampPeriod}});
+               {"timestamp_period_ns", G.Props.limits.timestampPeriod},
+               {"shader_statistics", G.Supported.ExecutableStatistics}});
     std::fprintf(stderr, "fatomic-gpubench: device: %s; %zu tasks\n",
                  G.deviceLine().c_str(), P.Tasks.size());
     Bench B(G, P, Out);

@@ -128,7 +128,7 @@ def prepare(args):
     names = list(V.VARIANTS) + list(V.CONTROLS)
     keys = [(w, used) for w in V.WIDTHS for used in (False, True)]
     manifest = {"variants": {}, "controls": {}, "local_size": V.LOCAL_SIZE,
-                "order": list(V.VARIANTS),
+                "order": [n for n, p in V.VARIANTS.items() if not p.get("probe")],
                 "git": git_describe(), "commands": [],
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                 "tools": {"glslangValidator": run_cmd([glslang, "--version"]).splitlines()[0],
@@ -416,6 +416,8 @@ def run(args):
                        ms=r.get("ms", []), warmup_ms=r.get("warmup_ms", []), settle_runs=r.get("settle_runs"),
                        wrong_runs=r.get("wrong_runs"), wrong_addrs=r.get("wrong_addrs"),
                        message=r.get("message", ""))
+            if r.get("shader_stats"):
+                row["shader_stats"] = r["shader_stats"]
             rows.append(row)
         elapsed = time.time() - started
         variants_meta = dict(manifest["variants"])
@@ -425,6 +427,7 @@ def run(args):
                     device=device.get("device") if device else None,
                     device_type=device.get("type") if device else None,
                     driver=device.get("driver") if device else None,
+                    shader_statistics=device.get("shader_statistics") if device else None,
                     invocations=args.invocations, iters=args.iters, atomics_per_dispatch=ops,
                     warmup=args.warmup, settle_ms=args.settle_ms, repeat=args.repeat,
                     timeout_s=args.timeout, seed=args.seed,
@@ -464,7 +467,8 @@ def run(args):
 
 
 def check(args):
-    """prepare + a small run with the negative control + the report."""
+    """prepare + a small run of every variant (probes included) with the
+    negative control + the report."""
     work = os.path.abspath(args.work)
     if os.path.exists(work):
         shutil.rmtree(work)
@@ -477,7 +481,7 @@ def check(args):
         ["run", "--bundle", pargs.out, "--out", os.path.join(work, "out"),
          "--build-dir", args.build_dir, "--invocations", str(args.invocations),
          "--iters", str(args.iters), "--repeat", str(args.repeat), "--warmup", "0",
-         "--timeout", "120", "--control"])
+         "--timeout", "120", "--control", "--variants", ",".join(V.VARIANTS)])
     rc = run(rargs)
     if rc:
         return rc

@@ -84,7 +84,28 @@ VARIANTS = {
                        "subgroupMax of U(v), the elected invocation runs dispatcheoal, "
                        "used results from subgroupBroadcastFirst and subgroupExclusiveMax "
                        "(no NaN handling; diagnostic)"),
+    "aggmm": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
+                  what="aggal with the test subgroupMin(a) == subgroupMax(a), and the "
+                       "per-invocation dispatcheoal in the else branch (diagnostic)"),
+    "aggskip8": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
+                     what="aggmm whose invocations skip the test for 8 operations after "
+                          "it fails (a Private counter; diagnostic)"),
+    "aggskip64": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
+                      what="aggmm whose invocations skip the test for 64 operations after "
+                           "it fails (a Private counter; diagnostic)"),
+    "dispatchpre": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
+                        what="relaxed atomicLoad, then dispatch with no early-out, then a "
+                             "positive-NaN fix-up decided from the load (diagnostic)"),
+    "dispatcheoalpriv": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
+                             what="dispatcheoal after a branch, never taken, on a Private "
+                                  "counter that every operation increments: state carried "
+                                  "from one operation to the next, as the bound cache's "
+                                  "(diagnostic)"),
 }
+
+# probe=True: a shape measured once to answer a question (docs/gpu-performance.md
+# says which run and what it showed), compiled into every bundle and run
+# only where `gpubench.py run --variants` names it.
 
 # Negative control, never part of the benchmark: an unsigned max on the raw
 # float bits is wrong for negative operands (and -inf stays in memory), so a
@@ -101,10 +122,11 @@ WIDTHS = (32, 64)
 _TYPES = {
     32: dict(F="float", U="uint", I="int", F2U="floatBitsToUint",
              U2F="uintBitsToFloat", SH="31", Z="0u", ONES="0xFFFFFFFFu",
-             SIGN="0x80000000u", L=""),
+             SIGN="0x80000000u", L="", EXP="0x7F800000u"),
     64: dict(F="double", U="uint64_t", I="int64_t", F2U="doubleBitsToUint64",
              U2F="uint64BitsToDouble", SH="63", Z="0ul",
-             ONES="0xFFFFFFFFFFFFFFFFul", SIGN="0x8000000000000000ul", L="lf"),
+             ONES="0xFFFFFFFFFFFFFFFFul", SIGN="0x8000000000000000ul", L="lf",
+             EXP="0x7FF0000000000000ul"),
 }
 
 _ATOMIC_LOAD = ("atomicLoad(dstu[a], gl_ScopeDevice, gl_StorageSemanticsBuffer, "
@@ -160,6 +182,53 @@ _AGGREGATED = """bool agg = subgroupAllEqual(a);
   }}
   return r;"""
 
+_AGG_SPLIT = """{U} b0 = {F2U}(v);
+  {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
+  {TEST}
+  if (agg) {{
+    {U} m = subgroupMax(u);
+    {U} below = subgroupExclusiveMax(u);
+    {F} w = {U2F}(m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES}));
+    {F} r = 0.0{L};
+    if (subgroupElect()) {{
+      {U} cur = {LOAD};
+      r = {U2F}(cur);
+      if (w > r) {{
+        {U} b = {F2U}(w);
+        {U} o;
+        if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+        r = {U2F}(o);
+      }}
+    }}
+    {U} o = {F2U}(subgroupBroadcastFirst(r));
+    {U} ko = o ^ ((o >> {SH}) != {Z} ? {ONES} : {SIGN});
+    {U} k = max(ko, below);
+    return {U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));
+  }}
+  """
+
+_TEST_MM = "bool agg = subgroupMin(a) == subgroupMax(a);"
+_TEST_SKIP = """bool agg = false;
+  if (aggSkip == 0u) {{ agg = subgroupMin(a) == subgroupMax(a); if (!agg) aggSkip = {P}u; }}
+  else {{ aggSkip -= 1u; }}"""
+
+_POS_NAN = "(({X} & ~{SIGN}) > {EXP} && ({X} >> {SH}) == {Z})"
+
+_PRELOAD = """{U} cur = {LOAD};
+  {U} b = {F2U}(v);
+  if ((b >> {SH}) == {Z}) atomicMax(dsti[a], {I}(b)); else atomicMin(dstu[a], b);
+  if (""" + _POS_NAN.replace("{X}", "cur") + """) {{
+    while (true) {{
+      {U} c = {LOAD};
+      if (!""" + _POS_NAN.replace("{X}", "c") + """) {{
+        if ((b >> {SH}) == {Z}) atomicMax(dsti[a], {I}(b)); else atomicMin(dstu[a], b);
+        break;
+      }}
+      if (atomicCompSwap(dstu[a], c, b) == c) break;
+    }}
+  }}
+  return {U2F}(cur);"""
+
 BODIES = {
     "fatomic": "return atomicMax(dst[a], v);",
     "encoded": """{U} b = {F2U}(v);
@@ -172,6 +241,15 @@ BODIES = {
     "cas": _CAS.replace("{LOAD}", "dstu[a]"),
     "casal": _CAS.replace("{LOAD}", _ATOMIC_LOAD),
     "aggal": _AGGREGATED.replace("{LOAD}", _ATOMIC_LOAD),
+    "aggmm": (_AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH).replace(
+        "{LOAD}", _ATOMIC_LOAD),
+    "aggskip8": (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", "8")) + _EARLY_OUT
+                 + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    "aggskip64": (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", "64")) + _EARLY_OUT
+                  + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
+    "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
+                         + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
     "casalways": """{U} cur = dstu[a];
   while (true) {{
     {F} c = {U2F}(cur);
@@ -248,6 +326,8 @@ def glsl(variant, width, used):
     if kind == "hand":
         views = ("layout(std430, binding=1) buffer DstU {{ {U} dstu[]; }};\n"
                  "layout(std430, binding=1) buffer DstI {{ {I} dsti[]; }};\n").format(**t)
+        if "aggSkip" in body:
+            views += "uint aggSkip = 0u;\n"
     template = _TEMPLATE
     if kind == "fatomic" and properties(variant).get("shape") != "helper":
         # The plain shader: the atomic written in the loop itself, as a
