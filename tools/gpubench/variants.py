@@ -84,28 +84,27 @@ VARIANTS = {
                        "subgroupMax of U(v), the elected invocation runs dispatcheoal, "
                        "used results from subgroupBroadcastFirst and subgroupExclusiveMax "
                        "(no NaN handling; diagnostic)"),
-    "aggmm": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
-                  what="aggal with the test subgroupMin(a) == subgroupMax(a), and the "
-                       "per-invocation dispatcheoal in the else branch (diagnostic)"),
-    "aggskip8": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
-                     what="aggmm whose invocations skip the test for 8 operations after "
-                          "it fails (a Private counter; diagnostic)"),
-    "aggskip64": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
-                      what="aggmm whose invocations skip the test for 64 operations after "
-                           "it fails (a Private counter; diagnostic)"),
-    "dispatchpre": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
-                        what="relaxed atomicLoad, then dispatch with no early-out, then a "
-                             "positive-NaN fix-up decided from the load (diagnostic)"),
-    "dispatcheoalpriv": dict(kind="hand", memory="ieee", legal=True, diagnostic=True, probe=True,
-                             what="dispatcheoal after a branch, never taken, on a Private "
-                                  "counter that every operation increments: state carried "
-                                  "from one operation to the next, as the bound cache's "
-                                  "(diagnostic)"),
 }
 
-# probe=True: a shape measured once to answer a question (docs/gpu-performance.md
-# says which run and what it showed), compiled into every bundle and run
-# only where `gpubench.py run --variants` names it.
+# Probes: shapes measured once to answer a question (docs/gpu-performance.md,
+# "Probes", says which runs and what they showed), compiled into every
+# bundle, run by the ctest, and on a GPU only where `gpubench.py run
+# --variants` names them.
+_SKIPS = (8, 64)
+_PROBES = {
+    "aggmm": "aggal with the test subgroupMin(a) == subgroupMax(a), and the "
+             "per-invocation dispatcheoal in the else branch",
+    **{"aggskip%d" % n: "aggmm whose invocations skip the test for %d operations after "
+                        "it fails, by a Private counter" % n for n in _SKIPS},
+    "dispatchpre": "relaxed atomicLoad, then dispatch with no early-out, then a "
+                   "positive-NaN fix-up decided from the load",
+    "dispatcheoalpriv": "dispatcheoal after a branch, never taken, on a Private counter "
+                        "that every operation increments: state carried from one "
+                        "operation to the next, as the bound cache's",
+}
+VARIANTS.update({name: dict(kind="hand", memory="ieee", legal=True, diagnostic=True,
+                            probe=True, what=what + " (diagnostic)")
+                 for name, what in _PROBES.items()})
 
 # Negative control, never part of the benchmark: an unsigned max on the raw
 # float bits is wrong for negative operands (and -inf stays in memory), so a
@@ -153,6 +152,25 @@ _CAS = """{U} cur = {LOAD};
 
 # aggal: one dispatcheoal per subgroup where its invocations share the
 # address; w is the operand that the acting invocation stores.
+# The elected invocation's dispatcheoal on w, the subgroup's operand; r is
+# what it found.
+_ELECTED = """{U} cur = {LOAD};
+    r = {U2F}(cur);
+    if (w > r) {{
+      {U} b = {F2U}(w);
+      {U} o;
+      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+      r = {U2F}(o);
+    }}"""
+
+# Each invocation's result: the broadcast of what the elected one found,
+# folded with the exclusive scan of the keys below it; {SET} is what takes
+# it ("r = " or "return ").
+_SPREAD = """{U} o = {F2U}(subgroupBroadcastFirst(r));
+    {U} ko = o ^ ((o >> {SH}) != {Z} ? {ONES} : {SIGN});
+    {U} k = max(ko, below);
+    {SET}{U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));"""
+
 _AGGREGATED = """bool agg = subgroupAllEqual(a);
   {U} b0 = {F2U}(v);
   {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
@@ -165,20 +183,10 @@ _AGGREGATED = """bool agg = subgroupAllEqual(a);
   }}
   {F} r = 0.0{L};
   if (!agg || subgroupElect()) {{
-    {U} cur = {LOAD};
-    r = {U2F}(cur);
-    if (w > r) {{
-      {U} b = {F2U}(w);
-      {U} o;
-      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
-      r = {U2F}(o);
-    }}
+    """ + _ELECTED + """
   }}
   if (agg) {{
-    {U} o = {F2U}(subgroupBroadcastFirst(r));
-    {U} ko = o ^ ((o >> {SH}) != {Z} ? {ONES} : {SIGN});
-    {U} k = max(ko, below);
-    r = {U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));
+    """ + _SPREAD.replace("{SET}", "r = ") + """
   }}
   return r;"""
 
@@ -191,19 +199,9 @@ _AGG_SPLIT = """{U} b0 = {F2U}(v);
     {F} w = {U2F}(m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES}));
     {F} r = 0.0{L};
     if (subgroupElect()) {{
-      {U} cur = {LOAD};
-      r = {U2F}(cur);
-      if (w > r) {{
-        {U} b = {F2U}(w);
-        {U} o;
-        if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
-        r = {U2F}(o);
-      }}
+      """ + _ELECTED + """
     }}
-    {U} o = {F2U}(subgroupBroadcastFirst(r));
-    {U} ko = o ^ ((o >> {SH}) != {Z} ? {ONES} : {SIGN});
-    {U} k = max(ko, below);
-    return {U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));
+    """ + _SPREAD.replace("{SET}", "return ") + """
   }}
   """
 
@@ -243,10 +241,9 @@ BODIES = {
     "aggal": _AGGREGATED.replace("{LOAD}", _ATOMIC_LOAD),
     "aggmm": (_AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH).replace(
         "{LOAD}", _ATOMIC_LOAD),
-    "aggskip8": (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", "8")) + _EARLY_OUT
-                 + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
-    "aggskip64": (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", "64")) + _EARLY_OUT
-                  + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    **{"aggskip%d" % n: (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", str(n)))
+                         + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD)
+       for n in _SKIPS},
     "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
