@@ -96,6 +96,9 @@ _PROBES = {
              "per-invocation dispatcheoal in the else branch",
     **{"aggskip%d" % n: "aggmm whose invocations skip the test for %d operations after "
                         "it fails, by a Private counter" % n for n in _SKIPS},
+    "aggpost": "dispatcheoal whose invocations that the early-out does not stop "
+               "aggregate where they share the address (fatomic's test among them), "
+               "the elected one running the integer atomic on the subgroup's maximum",
     "dispatchpre": "relaxed atomicLoad, then dispatch with no early-out, then a "
                    "positive-NaN fix-up decided from the load",
     "dispatcheoalpriv": "dispatcheoal after a branch, never taken, on a Private counter "
@@ -206,6 +209,25 @@ _AGG_SPLIT = """{U} b0 = {F2U}(v);
   """
 
 _TEST_MM = "bool agg = subgroupMin(a) == subgroupMax(a);"
+
+# aggpost: the early-out first, each invocation on its own; those it does
+# not stop aggregate.  The elected invocation's integer atomic needs no
+# second load: its w is at least its own operand, which exceeded memory.
+_AGG_AFTER_EARLY_OUT = _EARLY_OUT + """{U} b0 = {F2U}(v);
+  {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
+  if (subgroupMin(a) == subgroupMax(a)) {{
+    {U} m = subgroupMax(u);
+    {U} below = subgroupExclusiveMax(u);
+    {F} r = 0.0{L};
+    if (subgroupElect()) {{
+      {U} b = m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES});
+      {U} o;
+      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+      r = {U2F}(o);
+    }}
+    """ + _SPREAD.replace("{SET}", "return ") + """
+  }}
+  """ + _DISPATCH
 _TEST_SKIP = """bool agg = false;
   if (aggSkip == 0u) {{ agg = subgroupMin(a) == subgroupMax(a); if (!agg) aggSkip = {P}u; }}
   else {{ aggSkip -= 1u; }}"""
@@ -244,6 +266,7 @@ BODIES = {
     **{"aggskip%d" % n: (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", str(n)))
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD)
        for n in _SKIPS},
+    "aggpost": _AGG_AFTER_EARLY_OUT.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
