@@ -99,6 +99,10 @@ _PROBES = {
     "aggpost": "dispatcheoal whose invocations that the early-out does not stop "
                "aggregate where they share the address (fatomic's test among them), "
                "the elected one running the integer atomic on the subgroup's maximum",
+    "aggfirst": "every invocation's atomicLoad first; then, where the subgroup shares "
+                "the address, the keys of those whose operand exceeds what they loaded "
+                "are reduced and the elected invocation runs the integer atomic on the "
+                "maximum, with no branch on the loads before the subgroup operations",
     "dispatchpre": "relaxed atomicLoad, then dispatch with no early-out, then a "
                    "positive-NaN fix-up decided from the load",
     "dispatcheoalpriv": "dispatcheoal after a branch, never taken, on a Private counter "
@@ -249,6 +253,32 @@ _PRELOAD = """{U} cur = {LOAD};
   }}
   return {U2F}(cur);"""
 
+# aggfirst: each invocation's load first, issued before anything else; the
+# subgroup operations come while it is in flight, and the early-out decides
+# which keys take part (the others offer the identity, 0).  Invocations
+# that the early-out stops return what they loaded.
+_AGG_LOAD_FIRST = """{U} cur = {LOAD};
+  {F} c = {U2F}(cur);
+  {U} b0 = {F2U}(v);
+  {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
+  if (subgroupMin(a) == subgroupMax(a)) {{
+    bool need = v > c;
+    {U} uk = need ? u : {Z};
+    {U} m = subgroupMax(uk);
+    {U} below = subgroupExclusiveMax(uk);
+    {F} r = 0.0{L};
+    if (m != {Z} && subgroupElect()) {{
+      {U} b = m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES});
+      {U} o;
+      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+      r = {U2F}(o);
+    }}
+    """ + _SPREAD.replace("{SET}", "{F} g = ") + """
+    return need ? g : c;
+  }}
+  if (!(v > c)) return c;
+  """ + _DISPATCH
+
 BODIES = {
     "fatomic": "return atomicMax(dst[a], v);",
     "encoded": """{U} b = {F2U}(v);
@@ -267,6 +297,7 @@ BODIES = {
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD)
        for n in _SKIPS},
     "aggpost": _AGG_AFTER_EARLY_OUT.replace("{LOAD}", _ATOMIC_LOAD),
+    "aggfirst": _AGG_LOAD_FIRST.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
