@@ -290,14 +290,14 @@ struct Features {
   bool Int64 = false, Float64 = false, BufferInt64Atomics = false,
        MemoryModel = false, MemoryModelDeviceScope = false,
        SubgroupExtendedTypes = false;
-  /// VK_KHR_pipeline_executable_properties: the driver's statistics of each
-  /// compiled pipeline (on NVIDIA, its register count among them).
-  bool ExecutableStatistics = false;
 };
 
 class Gpu : public fatomic::vk::Context {
 public:
   Features Supported;
+  /// VK_KHR_pipeline_executable_properties: the driver's statistics of each
+  /// compiled pipeline (on NVIDIA, its register count among them).
+  bool HasStatistics = false;
 
   /// Picks the device and records which of Features it supports.
   void pickDevice(std::optional<uint32_t> Index) {
@@ -313,7 +313,7 @@ public:
     Supported.MemoryModel = V12.vulkanMemoryModel;
     Supported.MemoryModelDeviceScope = V12.vulkanMemoryModelDeviceScope;
     Supported.SubgroupExtendedTypes = V12.shaderSubgroupExtendedTypes;
-    Supported.ExecutableStatistics = hasExecutableStatistics();
+    HasStatistics = hasExecutableStatistics();
   }
 
   /// The device with every supported feature of Features enabled.
@@ -332,7 +332,7 @@ public:
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR Exe{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     std::vector<const char *> Extensions;
-    if (Supported.ExecutableStatistics) {
+    if (HasStatistics) {
       Exe.pipelineExecutableInfo = VK_TRUE;
       V12.pNext = &Exe;
       Extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
@@ -344,7 +344,7 @@ public:
   /// the device gives none.
   json statistics(VkPipeline Pipeline) const {
     json Stats = json::object();
-    if (!Supported.ExecutableStatistics)
+    if (!HasStatistics)
       return Stats;
     auto GetStats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         vkGetDeviceProcAddr(Device, "vkGetPipelineExecutableStatisticsKHR"));
@@ -725,7 +725,7 @@ void Bench::runTask(size_t Index) {
   CI.stage.module = Module;
   CI.stage.pName = "main";
   CI.layout = PipeLayout;
-  if (G.Supported.ExecutableStatistics)
+  if (G.HasStatistics)
     CI.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline Pipeline;
   VK_CHECK(vkCreateComputePipelines(G.Device, VK_NULL_HANDLE, 1, &CI, nullptr,
@@ -905,7 +905,7 @@ int main(int Argc, char **Argv) {
                {"driver", G.DriverName + " " + G.DriverInfo},
                {"timestamp_bits", G.TimestampBits},
                {"timestamp_period_ns", G.Props.limits.timestampPeriod},
-               {"shader_statistics", G.Supported.ExecutableStatistics}});
+               {"shader_statistics", G.HasStatistics}});
     std::fprintf(stderr, "fatomic-gpubench: device: %s; %zu tasks\n",
                  G.deviceLine().c_str(), P.Tasks.size());
     Bench B(G, P, Out);
