@@ -157,8 +157,6 @@ _CAS = """{U} cur = {LOAD};
     cur = prev;
   }}"""
 
-# aggal: one dispatcheoal per subgroup where its invocations share the
-# address; w is the operand that the acting invocation stores.
 # The elected invocation's dispatcheoal on w, the subgroup's operand; r is
 # what it found.
 _ELECTED = """{U} cur = {LOAD};
@@ -178,6 +176,15 @@ _SPREAD = """{U} o = {F2U}(subgroupBroadcastFirst(r));
     {U} k = max(ko, below);
     {SET}{U2F}(k ^ ((k >> {SH}) != {Z} ? {SIGN} : {ONES}));"""
 
+# The elected invocation's integer atomic on the subgroup's reduced key m,
+# with no early-out of its own; r is what it found.
+_ELECTED_ON_KEY = """{U} b = m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES});
+      {U} o;
+      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
+      r = {U2F}(o);"""
+
+# aggal: one dispatcheoal per subgroup where its invocations share the
+# address; w is the operand that the acting invocation stores.
 _AGGREGATED = """bool agg = subgroupAllEqual(a);
   {U} b0 = {F2U}(v);
   {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
@@ -214,9 +221,16 @@ _AGG_SPLIT = """{U} b0 = {F2U}(v);
 
 _TEST_MM = "bool agg = subgroupMin(a) == subgroupMax(a);"
 
+# aggskipN: the test made only where the invocation's Private counter says
+# it has not failed in the last N operations.
+_TEST_SKIP = """bool agg = false;
+  if (aggSkip == 0u) {{ agg = subgroupMin(a) == subgroupMax(a); if (!agg) aggSkip = {P}u; }}
+  else {{ aggSkip -= 1u; }}"""
+
 # aggpost: the early-out first, each invocation on its own; those it does
 # not stop aggregate.  The elected invocation's integer atomic needs no
-# second load: its w is at least its own operand, which exceeded memory.
+# second load: the reduced operand is at least its own, which exceeded
+# what it loaded.
 _AGG_AFTER_EARLY_OUT = _EARLY_OUT + """{U} b0 = {F2U}(v);
   {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
   if (subgroupMin(a) == subgroupMax(a)) {{
@@ -224,17 +238,11 @@ _AGG_AFTER_EARLY_OUT = _EARLY_OUT + """{U} b0 = {F2U}(v);
     {U} below = subgroupExclusiveMax(u);
     {F} r = 0.0{L};
     if (subgroupElect()) {{
-      {U} b = m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES});
-      {U} o;
-      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
-      r = {U2F}(o);
+      """ + _ELECTED_ON_KEY + """
     }}
     """ + _SPREAD.replace("{SET}", "return ") + """
   }}
   """ + _DISPATCH
-_TEST_SKIP = """bool agg = false;
-  if (aggSkip == 0u) {{ agg = subgroupMin(a) == subgroupMax(a); if (!agg) aggSkip = {P}u; }}
-  else {{ aggSkip -= 1u; }}"""
 
 _POS_NAN = "(({X} & ~{SIGN}) > {EXP} && ({X} >> {SH}) == {Z})"
 
@@ -268,10 +276,7 @@ _AGG_LOAD_FIRST = """{U} cur = {LOAD};
     {U} below = subgroupExclusiveMax(uk);
     {F} r = 0.0{L};
     if (m != {Z} && subgroupElect()) {{
-      {U} b = m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES});
-      {U} o;
-      if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
-      r = {U2F}(o);
+      """ + _ELECTED_ON_KEY + """
     }}
     """ + _SPREAD.replace("{SET}", "{F} g = ") + """
     return need ? g : c;
