@@ -64,7 +64,6 @@ private:
   }
   Value *emitJoin(Value *High, Value *Low);
   Value *emitSameAddress();
-  Value *emitUniform();
   Value *emitKey();
   Value *emitReduce(Value *Key);
   Value *emitHead(BasicBlock *Reduce, BasicBlock *Single, BasicBlock *Done);
@@ -81,6 +80,7 @@ private:
   Value *emitBroadcast(Value *W);
   Value *emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
                          BasicBlock *Reduce, Value *Key, Value *Reduced);
+  void emitReconverge(BasicBlock *Done);
 
   AtomicRMWInst &RMW;
   const FloatOp Op;
@@ -89,6 +89,7 @@ private:
   const unsigned Bits;
   IntegerType *const WordTy;
   OrderKeys Keys;
+  Value *Entry = nullptr;        ///< the lanes that reached the atomic together
   Value *Mask = nullptr;         ///< the group's lanes (-1: the full warp)
   Value *HitResult = nullptr;    ///< used, with the cache: a hit's result
   BasicBlock *HitFrom = nullptr; ///< the block from which hits go to Done
@@ -105,12 +106,6 @@ Value *WarpAggregate::emitSameAddress() {
     return Uniform;
   Value *Local = call(Intrinsic::nvvm_isspacep_local, {Ptr});
   return B.CreateAnd(Uniform, B.CreateNot(Local));
-}
-
-/// Whether every active lane has the same address (emitSameAddress).
-Value *WarpAggregate::emitUniform() {
-  Mask = call(Intrinsic::nvvm_activemask, {});
-  return emitSameAddress();
 }
 
 // Each value below is made in its own statement: the order of the
@@ -162,9 +157,9 @@ Value *WarpAggregate::emitFullWarpHead(BasicBlock *Reduce, BasicBlock *Single,
                                        BasicBlock *Done) {
   LLVMContext &Ctx = RMW.getContext();
   Function *F = Reduce->getParent();
-  Value *Active = call(Intrinsic::nvvm_activemask, {});
+  Entry = call(Intrinsic::nvvm_activemask, {});
   auto *Full = BasicBlock::Create(Ctx, "fatomic.warp.full", F, Reduce);
-  B.CreateCondBr(B.CreateICmpEQ(Active, B.getInt32(~0u)), Full, Single);
+  B.CreateCondBr(B.CreateICmpEQ(Entry, B.getInt32(~0u)), Full, Single);
   B.SetInsertPoint(Full);
   Mask = B.getInt32(~0u);
   Value *Key = nullptr;
@@ -229,6 +224,7 @@ Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
 /// take part.  Returns the operand's key when the cache made it.
 Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                                BasicBlock *Done) {
+  Entry = Mask = call(Intrinsic::nvvm_activemask, {});
   Value *Key = nullptr;
   if (Cache) {
     Key = emitKey();
@@ -238,9 +234,22 @@ Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                                   /*NeedWord=*/false),
                    Done, Check);
     B.SetInsertPoint(Check);
+    Mask = call(Intrinsic::nvvm_activemask, {});
   }
-  B.CreateCondBr(emitUniform(), Reduce, Single);
+  B.CreateCondBr(emitSameAddress(), Reduce, Single);
   return Key;
+}
+
+/// At the head of \p Done, which every lane that reached the atomic
+/// reaches: bar.warp.sync on the lanes that reached it together (Entry),
+/// so that they leave it as one group, whatever paths they took inside.
+/// Without it ptxas need not reconverge them, and the next atomic would
+/// find a part of the warp, or two parts at two times, and lose the
+/// aggregation it could have (docs/semantics.md, "Warp aggregation on
+/// NVPTX").
+void WarpAggregate::emitReconverge(BasicBlock *Done) {
+  B.SetInsertPoint(Done, Done->getFirstInsertionPt());
+  call(Intrinsic::nvvm_bar_warp_sync, {Entry});
 }
 
 AtomicRMWInst &WarpAggregate::run() {
@@ -318,6 +327,7 @@ AtomicRMWInst &WarpAggregate::runUsed() {
   // The cache's test splits Single; the phi follows its tail.
   if (Cache)
     Cache->guard(RMW);
+  emitReconverge(S.Done);
   return *One;
 }
 
@@ -350,6 +360,7 @@ AtomicRMWInst &WarpAggregate::runUnused() {
     Cache->emitRecordAfter(B, RMW.getPointerOperand(),
                            B.CreateBitCast(&RMW, WordTy), Key);
   B.CreateBr(S.Done);
+  emitReconverge(S.Done);
   return *One;
 }
 

@@ -18,6 +18,7 @@
 //   elected: atomicrmw fmax ptr %p, float U^-1(r) monotonic
 //   join:    (the bound cache's record, where the function has one)
 //   single:  atomicrmw fmax ptr %p, float %v monotonic  (the original)
+//   done:    bar.warp.sync(mask)
 //
 // The lanes' atomics take effect at the elected atomic, one after another,
 // each changing memory only where its operand is the reduced one; that
@@ -37,6 +38,12 @@
 //            owner = cttz(ballot.sync(-1, k == r))
 //            result = laneid == owner ? old : combine(old, r)
 //   single:  the original atomic, behind the bound cache's own test
+//   done:    bar.warp.sync(the first activemask)
+//
+// In both forms the lanes that reached the atomic together (with the
+// bound cache in the unused form: the activemask read before its test,
+// the group's mask being read after it) leave it together, so that the
+// next atomic finds them as one group.
 //
 // The owner (the lowest lane that offered the reduced key) goes first and
 // returns what the elected atomic found; the others follow it and return
