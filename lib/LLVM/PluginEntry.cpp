@@ -15,10 +15,13 @@
 // the extension point off.  The extension point comes after the pipeline's
 // inliner, so there the lowering is written out at each atomic (outline=off)
 // unless the options say outline=on.
+// The hidden -fatomic-warp-reconverge-for-testing is for tools/nvptx's
+// checks only (WarpAggregate.h, setReconvergeForTesting).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fatomic/LLVM/LowerFloatAtomicMinMax.h"
+#include "WarpAggregate.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -61,6 +64,14 @@ cl::opt<bool> AddToDefaultPipeline(
     "fatomic-default-pipeline", cl::init(true),
     cl::desc("Add lower-float-atomic-minmax at the end of the default "
              "optimization pipelines (default: true)"));
+
+cl::opt<bool> ReconvergeForTesting(
+    "fatomic-warp-reconverge-for-testing", cl::Hidden, cl::init(false),
+    cl::desc("Testing: end each NVPTX warp-aggregated atomic with "
+             "bar.warp.sync on the lanes that reached it together"),
+    cl::callback([](const bool &On) {
+      fatomic::llvmir::setReconvergeForTesting(On);
+    }));
 
 void registerCallbacks(PassBuilder &PB) {
   fatomic::llvmir::registerLowerFloatAtomicMinMax(PB);

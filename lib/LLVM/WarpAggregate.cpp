@@ -30,6 +30,9 @@ namespace {
 /// The first architecture with redux.sync (PTX ISA 7.0, sm_80).
 constexpr unsigned FirstReduxArch = 80;
 
+/// setReconvergeForTesting.
+bool ReconvergeForTesting = false;
+
 /// The NN of a "target-cpu" of the form sm_NN[suffix], or nothing.
 std::optional<unsigned> smArch(StringRef CPU) {
   if (!CPU.consume_front("sm_"))
@@ -224,7 +227,8 @@ Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
 /// take part.  Returns the operand's key when the cache made it.
 Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                                BasicBlock *Done) {
-  Entry = Mask = call(Intrinsic::nvvm_activemask, {});
+  if (ReconvergeForTesting)
+    Entry = call(Intrinsic::nvvm_activemask, {});
   Value *Key = nullptr;
   if (Cache) {
     Key = emitKey();
@@ -234,20 +238,19 @@ Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                                   /*NeedWord=*/false),
                    Done, Check);
     B.SetInsertPoint(Check);
-    Mask = call(Intrinsic::nvvm_activemask, {});
   }
+  Mask = Entry && !Cache ? Entry : call(Intrinsic::nvvm_activemask, {});
   B.CreateCondBr(emitSameAddress(), Reduce, Single);
   return Key;
 }
 
-/// At the head of \p Done, which every lane that reached the atomic
-/// reaches: bar.warp.sync on the lanes that reached it together (Entry),
-/// so that they leave it as one group, whatever paths they took inside.
-/// Without it ptxas need not reconverge them, and the next atomic would
-/// find a part of the warp, or two parts at two times, and lose the
-/// aggregation it could have (docs/semantics.md, "Warp aggregation on
-/// NVPTX").
+/// With setReconvergeForTesting, at the head of \p Done, which every lane
+/// that reached the atomic reaches: bar.warp.sync on the lanes that reached
+/// it together (Entry), so that they leave it as one group, whatever paths
+/// they took inside (no path leaves the form early).
 void WarpAggregate::emitReconverge(BasicBlock *Done) {
+  if (!ReconvergeForTesting)
+    return;
   B.SetInsertPoint(Done, Done->getFirstInsertionPt());
   call(Intrinsic::nvvm_bar_warp_sync, {Entry});
 }
@@ -365,6 +368,8 @@ AtomicRMWInst &WarpAggregate::runUnused() {
 }
 
 } // namespace
+
+void setReconvergeForTesting(bool On) { ReconvergeForTesting = On; }
 
 bool targetAggregates(const Function &F, Aggregation Aggregate) {
   if (Aggregate == Aggregation::Off ||

@@ -18,7 +18,6 @@
 //   elected: atomicrmw fmax ptr %p, float U^-1(r) monotonic
 //   join:    (the bound cache's record, where the function has one)
 //   single:  atomicrmw fmax ptr %p, float %v monotonic  (the original)
-//   done:    bar.warp.sync(mask)
 //
 // The lanes' atomics take effect at the elected atomic, one after another,
 // each changing memory only where its operand is the reduced one; that
@@ -38,12 +37,12 @@
 //            owner = cttz(ballot.sync(-1, k == r))
 //            result = laneid == owner ? old : combine(old, r)
 //   single:  the original atomic, behind the bound cache's own test
-//   done:    bar.warp.sync(the first activemask)
 //
-// In both forms the lanes that reached the atomic together (with the
-// bound cache in the unused form: the activemask read before its test,
-// the group's mask being read after it) leave it together, so that the
-// next atomic finds them as one group.
+// Lanes that part inside either form (a cache hit, a per-lane atomic and
+// its NaN fix-up loop) need not meet again where the paths join: ptxas
+// does not always reconverge them, and the next atomic then finds parts of
+// the warp.  Forcing it costs more than it gains (docs/semantics.md,
+// "Warp aggregation on NVPTX"), so it is a testing knob only.
 //
 // The owner (the lowest lane that offered the reduced key) goes first and
 // returns what the elected atomic found; the others follow it and return
@@ -86,6 +85,12 @@ bool targetAggregates(const llvm::Function &F, Aggregation Aggregate);
 /// Whether \p RMW, a float min/max atomic in a function for which
 /// targetAggregates holds, has a shape that aggregates.
 bool isWarpAggregable(const llvm::AtomicRMWInst &RMW);
+
+/// Testing only (the plugin's hidden -fatomic-warp-reconverge-for-testing):
+/// end each aggregated form with bar.warp.sync on the lanes that reached it
+/// together, so that a warp that parted inside meets the next atomic
+/// whole, and tools/nvptx's checks reach the full-warp path more often.
+void setReconvergeForTesting(bool On);
 
 /// Rewrites \p RMW (an aggregable fmin/fmax-like atomic of operation \p Op
 /// under \p Policy) into the aggregated form above for an unused or a

@@ -5,9 +5,7 @@
 ; the reduced key, the other lanes of the group the reduced key, a lane of
 ; a mixed warp the better of its own atomic's key and its operand's.  The
 ; slot is promoted to registers: phis carried around the loop, starting at
-; (null, 0), and no local memory in the PTX.  The lanes that reached the
-; atomic together (the activemask before the cache's test) wait for each
-; other after it (bar.warp.sync), hits and misses alike.
+; (null, 0), and no local memory in the PTX.
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
@@ -43,7 +41,6 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK:      loop:
 ; CHECK-NEXT: [[BOUND:%fatomic.cache.bound[.0-9]*]] = phi i32 [ 0, %entry ], [ [[BOUNDNEXT:%fatomic.cache.bound[.0-9]*]], %fatomic.warp.done ]
 ; CHECK-NEXT: [[LAST:%fatomic.cache.ptr[.0-9]*]] = phi ptr addrspace(1) [ null, %entry ], [ [[LASTNEXT:%fatomic.cache.ptr[.0-9]*]], %fatomic.warp.done ]
-; CHECK:      [[ENTRY:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK:      select i1 {{%[0-9]+}}, i32 -1, i32 {{%[0-9]+}}
 ; CHECK:      [[KEY:%[0-9]+]] = select i1 {{%[0-9]+}}, i32 {{%[0-9]+}}, i32 {{%[0-9]+}}
 ; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq ptr addrspace(1) %dp, [[LAST]]
@@ -64,13 +61,11 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK:      fatomic.warp.done:
 ; CHECK-NEXT: [[BOUNDNEXT]] = phi i32 [ [[BOUND]], %loop ], [ [[GROUP]], %fatomic.warp.join ], [ [[SINGLE]], %{{fatomic.done[0-9]*}} ]
 ; CHECK-NEXT: [[LASTNEXT]] = phi ptr addrspace(1) [ [[LAST]], %loop ], [ %dp, %fatomic.warp.join ], [ %dp, %{{fatomic.done[0-9]*}} ]
-; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[ENTRY]])
 
 ; PTX-LABEL: .entry k(
 ; PTX-NOT:   .local
 ; PTX:       match.all.sync.b64
 ; PTX:       redux.sync.max.u32
-; PTX:       bar.warp.sync
 ; PTX-NOT:   .local
 
 ; OFF-NOT:   fatomic.cache

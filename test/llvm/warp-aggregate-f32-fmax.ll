@@ -8,9 +8,7 @@
 ;  - redux.sync.umax of the keys over the active lanes; the lowest active
 ;    lane runs the lowered atomic (with its load, dispatch and fix-up) on
 ;    U^-1 of the reduced key; nothing crosses lanes after that branch;
-;  - other warps run the original atomic, lowered per lane;
-;  - after both paths, bar.warp.sync on the activemask: the lanes that
-;    reached the atomic together leave it together.
+;  - other warps run the original atomic, lowered per lane.
 ; A used result has its own form (warp-aggregate-used-full-warp.ll).
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
@@ -68,7 +66,6 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK:      atomicrmw umin ptr addrspace(1) %p
 
 ; CHECK:      fatomic.warp.done:
-; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[MASK]])
 ; CHECK-NEXT: ret void
 
 ; PTX-LABEL: .func unused(
@@ -77,6 +74,5 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; PTX:       redux.sync.max.u32
 ; PTX:       atom.global.max.s32
 ; PTX:       atom.global.min.u32
-; PTX:       bar.warp.sync [[PMASK]];
 ; PTX-NOT:   shfl.sync
 ; PTX-NOT:   max.f32

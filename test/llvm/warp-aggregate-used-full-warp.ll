@@ -12,10 +12,7 @@
 ;    number policy's combination in U: a NaN found is replaced unless the
 ;    reduced key is the identity 0);
 ;  - a partial warp, or a full one on several addresses, runs the original
-;    atomic lowered per lane, and the two results meet in a phi;
-;  - there every lane that reached the atomic waits for the others that
-;    reached it with it (bar.warp.sync on the first activemask), so that
-;    they leave it as one group.
+;    atomic lowered per lane, and the two results meet in a phi.
 ; REQUIRES: nvptx
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax<outline=off>' %s | %opt -passes=verify -disable-output
@@ -78,12 +75,11 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 
 ; CHECK:      fatomic.warp.done:
 ; CHECK-NEXT: [[RESULT:%[0-9]+]] = phi float [ [[GROUPRESULT]], %fatomic.warp.join ], [ [[LANERESULT]], %fatomic.done ]
-; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[ACTIVE]])
 ; CHECK-NEXT: ret float [[RESULT]]
 ; CHECK-NOT:  atomicrmw fmax
 
 ; PTX-LABEL: .func  (.param .b32 func_retval0) used(
-; PTX:       activemask.b32 [[PACTIVE:%r[0-9]+]];
+; PTX:       activemask.b32
 ; PTX:       match.all.sync.b64 {{.*}}, -1;
 ; PTX:       redux.sync.max.u32
 ; PTX:       atom.global.max.s32
@@ -91,5 +87,4 @@ define float @used(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; PTX:       bar.warp.sync -1;
 ; PTX:       shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
 ; PTX:       vote.sync.ballot.b32 {{.*}}, -1;
-; PTX:       bar.warp.sync [[PACTIVE]];
 ; PTX-NOT:   max.f32

@@ -94,18 +94,27 @@ TYPES = ("f32", "f64")
 OPS = ("fmax", "fmin")
 ADDRESS_COUNTS = (1, 1024, 1 << 20)
 PATTERNS = ("random", "rising")
-VARIANTS = ("fatomic", "calls", "perlane", "expand")
+VARIANTS = ("fatomic", "calls", "perlane", "expand", "reconverge")
+# The variants that are timed; `reconverge` is checked only.
+TIMED = ("fatomic", "calls", "perlane", "expand")
 # The variants that are fatomic's lowering, checked against its contract;
 # AtomicExpand follows LLVM's fmax/fmin instead.
-LOWERED = ("fatomic", "calls", "perlane")
+LOWERED = ("fatomic", "calls", "perlane", "reconverge")
 # The pass's options per lowered variant: `perlane` is the lowering without
 # warp aggregation and without the bound cache (aggregate=off, cache=off),
 # which every lane runs on its own: the pass's output before either.
 PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
-                "perlane": "outline=off;aggregate=off;cache=off"}
+                "perlane": "outline=off;aggregate=off;cache=off",
+                "reconverge": "outline=off"}
+# opt's own options per lowered variant: `reconverge` is `fatomic` with the
+# plugin's testing option that ends each aggregated atomic with a
+# bar.warp.sync (lib/LLVM/WarpAggregate.h), so that a warp that parted in
+# one of the cached kernels' atomics meets the next one whole, and the
+# full-warp path runs at every atomic that its layout allows.
+OPT_FLAGS = {"reconverge": ["-fatomic-warp-reconverge-for-testing"]}
 # The variants whose benchmark kernel is aggregated over the warp (the
 # pass's default for sm_80 and later).
-AGGREGATED = ("fatomic", "calls")
+AGGREGATED = ("fatomic", "calls", "reconverge")
 
 # Active lanes per warp in the few-lanes cells (@sparse).
 SPARSE_LANES = (1, 2, 4)
@@ -405,12 +414,14 @@ def int_atomics(ty, op):
     return (f"min.s{b}", f"max.u{b}")
 
 
-def check_fatomic_ptx(ptx, ty, op, calls=False, aggregated=True):
+def check_fatomic_ptx(ptx, ty, op, calls=False, aggregated=True, reconverge=False):
     """Problems with the lowered benchmark kernel, or [] when it is right.
     With calls, the kernel must call a function, and the atomics are looked
     for in the whole file (the helper is a .func).  Aggregated, the kernel
     tests the address with match.all and reduces with redux.sync (twice
-    for 64 bits); otherwise it has no redux.sync."""
+    for 64 bits); otherwise it has no redux.sync.  With reconverge, the
+    kernel ends its aggregated atomic with a bar.warp.sync on a mask in a
+    register; otherwise it has none (the used form's own is on -1)."""
     body = ptx_entry(ptx, "bench")
     if body is None:
         return ["no .entry bench"]
@@ -423,6 +434,9 @@ def check_fatomic_ptx(ptx, ty, op, calls=False, aggregated=True):
             problems.append(f"{len(redux)} redux.sync.{op[1:]}.u32, not {BITS[ty] // 32}")
     elif re.search(r"\bredux\.sync\.", body):
         problems.append("a redux.sync (aggregated, which this variant must not be)")
+    if reconverge != bool(re.search(r"\bbar\.warp\.sync\s+%r", body)):
+        problems.append("bar.warp.sync on the entry mask " +
+                        ("missing" if reconverge else "(the testing option's)"))
     sparse = ptx_entry(ptx, "sparse") or ""
     if aggregated != bool(re.search(r"\bredux\.sync\.", sparse)):
         problems.append("the sparse kernel is " + ("not " if aggregated else "") + "aggregated")
@@ -548,6 +562,7 @@ def cmd_bundle(args):
             for v in LOWERED:
                 sources[v] = os.path.join(work, "ir", f"{name}.{v}.ll")
                 run_tool([args.opt, "-load-pass-plugin=" + args.plugin,
+                          *OPT_FLAGS.get(v, []),
                           "-passes=" + passes[v], "-S", ll, "-o", sources[v]],
                          f"opt on {name} ({v})")
                 # The cache must apply to the cached kernels, and only where
@@ -573,7 +588,8 @@ def cmd_bundle(args):
                 else:
                     problems = check_fatomic_ptx(text, ty, op,
                                                  calls=variant == "calls",
-                                                 aggregated=variant in AGGREGATED)
+                                                 aggregated=variant in AGGREGATED,
+                                                 reconverge=variant == "reconverge")
                 if problems:
                     raise Failure(f"{os.path.basename(ptx)}: " + "; ".join(problems))
                 if args.ptxas:
@@ -1299,7 +1315,7 @@ def cmd_run(args):
                     for used in (False, True):
                         name = kernel_name(ty, op, used)
                         row = {}
-                        for variant in VARIANTS:
+                        for variant in TIMED:
                             fn = modules[(name, variant)].get_function("bench")
                             times, bad_runs, first_bad = [], 0, None
                             for r in range(args.runs + 1):
@@ -1347,7 +1363,7 @@ def cmd_run(args):
                             f"perlane {row['perlane']['ms_median']:9.3f} ms  "
                             f"expand {row['expand']['ms_median']:9.3f} ms  "
                             f"fatomic/expand {ratio:6.3f}  "
-                            f"memory {'ok' if not any(row[v]['memory_bad_runs'] for v in VARIANTS) else 'WRONG'}"
+                            f"memory {'ok' if not any(row[v]['memory_bad_runs'] for v in TIMED) else 'WRONG'}"
                             f"  (host expectation {host_s:.1f} s)")
                     del dst
                     save()
@@ -1527,12 +1543,14 @@ def cmd_selftest(args):
             # others named: the checks tell the shapes apart.
             ptx_checks = {
                 "fatomic": (lambda t: check_fatomic_ptx(t, ty, op),
-                            ("perlane", "calls", "expand")),
+                            ("perlane", "calls", "expand", "reconverge")),
                 "perlane": (lambda t: check_fatomic_ptx(t, ty, op, aggregated=False),
                             ("fatomic",)),
                 "calls": (lambda t: check_fatomic_ptx(t, ty, op, calls=True),
                           ("fatomic", "expand")),
                 "expand": (lambda t: check_expand_ptx(t, ty, op), ("fatomic",)),
+                "reconverge": (lambda t: check_fatomic_ptx(t, ty, op, reconverge=True),
+                               ("fatomic",)),
             }
             for own, (check, others) in ptx_checks.items():
                 expect(check(texts[own]) == [], f"{k['name']} {own} PTX check")

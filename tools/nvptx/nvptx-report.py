@@ -139,6 +139,15 @@ class Failure(Exception):
     pass
 
 
+def lowered_names(rows):
+    """The variants of the checked rows, as the report names them."""
+    names = {"fatomic": "aggregated written out", "calls": "aggregated with calls",
+             "perlane": "per lane",
+             "reconverge": "aggregated written out, reconverged for testing"}
+    seen = list(dict.fromkeys(r["variant"] for r in rows))
+    return "; ".join(names.get(v, v) for v in seen)
+
+
 def load(path, allow_emulated):
     try:
         with open(path) as f:
@@ -195,8 +204,8 @@ def render(data, log_name):
     special = data["special"]
     checked = [s for s in special if s["checked"]]
     passed = sum(1 for s in checked if s["pass"])
-    out.append(f"- Special values, fatomic (aggregated written out, aggregated "
-               f"with calls, and per-lane): {passed} of {len(checked)} kernel "
+    out.append(f"- Special values, fatomic ({lowered_names(checked)}): "
+               f"{passed} of {len(checked)} kernel "
                "runs left exactly the reference model's memory with every "
                "returned value reachable and, where used, linearizable.")
     warp = data.get("warp", [])
@@ -204,7 +213,7 @@ def render(data, log_name):
         wchecked = [w for w in warp if w["checked"]]
         wpassed = sum(1 for w in wchecked if w["pass"])
         addresses = sum(w["addresses"] for w in wchecked)
-        out.append(f"- Warp cases, fatomic's three variants: {wpassed} of "
+        out.append(f"- Warp cases, fatomic ({lowered_names(wchecked)}): {wpassed} of "
                    f"{len(wchecked)} kernel runs ({addresses:,} addresses, "
                    f"{sum(w['threads'] for w in wchecked):,} threads) passed.  "
                    "AtomicExpand (LLVM's semantics, for information) differed "
@@ -217,7 +226,7 @@ def render(data, log_name):
         ops = cached[0]["atomics_per_thread"]
         out.append(f"- Bound cache cases (the warp cases with {ops} atomics "
                    "per thread at one address, results stored after the "
-                   "last), fatomic's three variants: "
+                   f"last), fatomic ({lowered_names(cchecked)}): "
                    f"{cpassed} of {len(cchecked)} kernel runs "
                    f"({sum(c['addresses'] for c in cchecked):,} addresses) "
                    "passed: the final memory where results are unused, and "

@@ -220,7 +220,7 @@ class RawModule:
                                  if c["name"] == race.group(1))
             self.variant = race.group(2)
             return
-        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|perlane|expand)\.ptx$",
+        m = re.match(r"(f32|f64)_(fmax|fmin)_(used|unused)\.(fatomic|calls|perlane|expand|reconverge)\.ptx$",
                      os.path.basename(path))
         if not m or ".entry bench(" not in open(path).read():
             raise ValueError(f"fake cupy: not a benchmark PTX file: {path}")
