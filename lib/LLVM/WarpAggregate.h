@@ -38,11 +38,12 @@
 //            result = laneid == owner ? old : combine(old, r)
 //   single:  the original atomic, behind the bound cache's own test
 //
-// Lanes that part inside either form (a cache hit, a per-lane atomic and
-// its NaN fix-up loop) need not meet again where the paths join: ptxas
-// does not always reconverge them, and the next atomic then finds parts of
-// the warp.  Forcing it costs more than it gains (docs/semantics.md,
-// "Warp aggregation on NVPTX"), so it is a testing knob only.
+// Lanes that part inside either form (a cache hit, the early-out, a
+// per-lane atomic and its NaN fix-up loop) are not made to wait for each
+// other where the paths join: PTX promises no reconvergence there, and a
+// barrier that forces it costs more than it gains (docs/semantics.md,
+// "Warp aggregation on NVPTX"), so it is a testing knob only
+// (setReconvergeForTesting).
 //
 // The owner (the lowest lane that offered the reduced key) goes first and
 // returns what the elected atomic found; the others follow it and return

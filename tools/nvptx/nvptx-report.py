@@ -51,7 +51,7 @@ address and value scheme is that of the Vulkan benchmark,
 [gpu-performance.md](gpu-performance.md) (`tools/gpubench`).
 
 The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
-`--cuda-gpu-arch=sm_90`.  Each module is compiled four times with `llc-22 -O3
+`--cuda-gpu-arch=sm_90`.  Each module is compiled five times with `llc-22 -O3
 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90`:
 
 - **fatomic**: after `opt-22 -passes='lower-float-atomic-minmax<outline=off>'`
@@ -83,6 +83,11 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
 - **per-lane**: `lower-float-atomic-minmax<outline=off;aggregate=off;cache=off>`:
   the lowering without aggregation and without the bound cache, every lane
   its own atomic (the pass's output before either).
+- **reconverge** (checked, not timed): **fatomic** with the plugin's
+  hidden testing option `-fatomic-warp-reconverge-for-testing`, which ends
+  each aggregated atomic with a `bar.warp.sync` on the lanes that reached
+  it together, so that the warp cases and the cached cases take the
+  full-warp path at more of their atomics than the shipped code does.
 - **AtomicExpand**: the module as it is; LLVM's AtomicExpand pass turns the
   float `atomicrmw` into a loop of `max.f32`/`min.f32` and
   `atom.global.cas`.
@@ -91,7 +96,7 @@ The kernels carry `"target-cpu"="sm_90"`, as clang writes them for
 instead, as a used result is): the time of the loads and arithmetic around
 the atomic, under any lowering of it.
 
-The bundle step checks the four shapes in the PTX.  On the GPU the PTX is loaded
+The bundle step checks the five shapes in the PTX.  On the GPU the PTX is loaded
 with CuPy's `RawModule` (the driver compiles it); each case runs once to warm
 up and then {runs} times, timed with CUDA events around the kernel alone;
 the table gives the median.  After every launch, the memory is compared bit
