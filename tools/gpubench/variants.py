@@ -91,6 +91,9 @@ VARIANTS = {
 # bundle, run by the ctest, and on a GPU only where `gpubench.py run
 # --variants` names them.
 _SKIPS = (8, 64)
+# Selection controls (GL_EXT_control_flow_attributes): name suffix, GLSL
+# attribute, SPIR-V SelectionControl.
+_CONTROLS = (("df", "dont_flatten", "DontFlatten"), ("fl", "flatten", "Flatten"))
 _PROBES = {
     "aggmm": "aggal with the test subgroupMin(a) == subgroupMax(a), and the "
              "per-invocation dispatcheoal in the else branch",
@@ -108,6 +111,12 @@ _PROBES = {
     "dispatcheoalpriv": "dispatcheoal after a branch, never taken, on a Private counter "
                         "that every operation increments: state carried from one "
                         "operation to the next, as the bound cache's",
+    **{"dispatcheoalpriv" + tag: "dispatcheoalpriv with its branch marked [[%s]] "
+                                 "(SPIR-V selection control %s)" % (attr, control)
+       for tag, attr, control in _CONTROLS},
+    **{"aggmm" + tag: "aggmm with its uniformity branch marked [[%s]] (SPIR-V "
+                      "selection control %s)" % (attr, control)
+       for tag, attr, control in _CONTROLS},
 }
 VARIANTS.update({name: dict(kind="hand", memory="ieee", legal=True, diagnostic=True,
                             probe=True, what=what + " (diagnostic)")
@@ -306,6 +315,14 @@ BODIES = {
     "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    **{"dispatcheoalpriv" + tag: ("aggSkip += 1u;\n  [[%s]] if (aggSkip == 0u) return v;\n  "
+                                  % attr + _EARLY_OUT + _DISPATCH).replace("{LOAD}",
+                                                                         _ATOMIC_LOAD)
+       for tag, attr, _ in _CONTROLS},
+    **{"aggmm" + tag: (_AGG_SPLIT.replace("{TEST}", _TEST_MM).replace(
+        "  if (agg) {{", "  [[%s]] if (agg) {{" % attr, 1) + _EARLY_OUT + _DISPATCH).replace(
+            "{LOAD}", _ATOMIC_LOAD)
+       for tag, attr, _ in _CONTROLS},
     "casalways": """{U} cur = dstu[a];
   while (true) {{
     {F} c = {U2F}(cur);
@@ -369,6 +386,8 @@ def glsl(variant, width, used):
     exts = []
     if "atomicLoad" in body:
         exts.append("GL_KHR_memory_scope_semantics")
+    if "[[" in body:
+        exts.append("GL_EXT_control_flow_attributes")
     if width == 64 and kind == "hand":
         exts += ["GL_ARB_gpu_shader_int64", "GL_EXT_shader_atomic_int64"]
     if "subgroup" in body:
