@@ -30,7 +30,7 @@ namespace {
 /// The first architecture with redux.sync (PTX ISA 7.0, sm_80).
 constexpr unsigned FirstReduxArch = 80;
 
-/// setReconvergeForTesting.
+/// Whether each aggregated form ends with a warp barrier (setReconvergeForTesting).
 bool ReconvergeForTesting = false;
 
 /// The NN of a "target-cpu" of the form sm_NN[suffix], or nothing.
