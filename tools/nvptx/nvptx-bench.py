@@ -7,13 +7,16 @@ Two halves, run on two machines:
   bundle   (here: LLVM 22 and the plugin, no GPU needed)
            Writes one LLVM IR module per kernel flavour (f32/f64, fmax/fmin,
            result used/unused), each holding a benchmark kernel and the
-           special-value kernels.  Every module becomes three PTX files for
+           special-value kernels.  Every module becomes five PTX files for
            sm_90: `fatomic` (opt -passes=lower-float-atomic-minmax<outline=off>,
            the lowering written out at the atomic as an inliner after the
            pass leaves it, then llc), `calls` (the pass's default,
            outline=on, straight into llc: the atomic is a call of a helper
-           function) and `expand` (llc alone: AtomicExpand turns the float
-           atomicrmw into a compare-exchange loop).  Checks in the PTX that
+           function), `perlane` (aggregate=off, cache=off), `reconverge`
+           (`fatomic` with the plugin's hidden testing option
+           -fatomic-warp-reconverge-for-testing; checked, not timed) and
+           `expand` (llc alone: AtomicExpand turns the float atomicrmw into
+           a compare-exchange loop).  Checks in the PTX that
            the benchmark kernel of `fatomic` uses integer atom.max/atom.min
            and an atomic load and no float min/max, that the one of `calls`
            calls a function that does, and that the one of `expand` is a
