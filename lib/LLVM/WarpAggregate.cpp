@@ -227,10 +227,11 @@ Value *WarpAggregate::emitGroupResult(BasicBlock *Elected, Value *ElectedWord,
 /// take part.  Returns the operand's key when the cache made it.
 Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                                BasicBlock *Done) {
-  if (ReconvergeForTesting)
-    Entry = call(Intrinsic::nvvm_activemask, {});
   Value *Key = nullptr;
   if (Cache) {
+    // The lanes that reached the atomic, before the cache's test parts them.
+    if (ReconvergeForTesting)
+      Entry = call(Intrinsic::nvvm_activemask, {});
     Key = emitKey();
     auto *Check = BasicBlock::Create(RMW.getContext(), "fatomic.warp.check",
                                      Reduce->getParent(), Reduce);
@@ -239,7 +240,9 @@ Value *WarpAggregate::emitHead(BasicBlock *Reduce, BasicBlock *Single,
                    Done, Check);
     B.SetInsertPoint(Check);
   }
-  Mask = Entry && !Cache ? Entry : call(Intrinsic::nvvm_activemask, {});
+  Mask = call(Intrinsic::nvvm_activemask, {});
+  if (!Entry)
+    Entry = Mask;
   B.CreateCondBr(emitSameAddress(), Reduce, Single);
   return Key;
 }

@@ -293,6 +293,11 @@ _AGG_LOAD_FIRST = """{U} cur = {LOAD};
   if (!(v > c)) return c;
   """ + _DISPATCH
 
+# aggmm, and dispatcheoalpriv with {ATTR} before its branch.
+_AGGMM = _AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH
+_PRIV = ("aggSkip += 1u;\n  {ATTR}if (aggSkip == 0u) return v;\n  "
+         + _EARLY_OUT + _DISPATCH)
+
 BODIES = {
     "fatomic": "return atomicMax(dst[a], v);",
     "encoded": """{U} b = {F2U}(v);
@@ -305,24 +310,18 @@ BODIES = {
     "cas": _CAS.replace("{LOAD}", "dstu[a]"),
     "casal": _CAS.replace("{LOAD}", _ATOMIC_LOAD),
     "aggal": _AGGREGATED.replace("{LOAD}", _ATOMIC_LOAD),
-    "aggmm": (_AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH).replace(
-        "{LOAD}", _ATOMIC_LOAD),
+    "aggmm": _AGGMM.replace("{LOAD}", _ATOMIC_LOAD),
     **{"aggskip%d" % n: (_AGG_SPLIT.replace("{TEST}", _TEST_SKIP.replace("{P}", str(n)))
                          + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD)
        for n in _SKIPS},
     "aggpost": _AGG_AFTER_EARLY_OUT.replace("{LOAD}", _ATOMIC_LOAD),
     "aggfirst": _AGG_LOAD_FIRST.replace("{LOAD}", _ATOMIC_LOAD),
     "dispatchpre": _PRELOAD.replace("{LOAD}", _ATOMIC_LOAD),
-    "dispatcheoalpriv": ("aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n  "
-                         + _EARLY_OUT + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
-    **{"dispatcheoalpriv" + tag: ("aggSkip += 1u;\n  [[%s]] if (aggSkip == 0u) return v;\n  "
-                                  % attr + _EARLY_OUT + _DISPATCH).replace("{LOAD}",
-                                                                         _ATOMIC_LOAD)
-       for tag, attr, _ in _CONTROLS},
-    **{"aggmm" + tag: (_AGG_SPLIT.replace("{TEST}", _TEST_MM).replace(
-        "  if (agg) {{", "  [[%s]] if (agg) {{" % attr, 1) + _EARLY_OUT + _DISPATCH).replace(
-            "{LOAD}", _ATOMIC_LOAD)
-       for tag, attr, _ in _CONTROLS},
+    "dispatcheoalpriv": _PRIV.replace("{ATTR}", "").replace("{LOAD}", _ATOMIC_LOAD),
+    **{"dispatcheoalpriv" + tag: _PRIV.replace("{ATTR}", "[[%s]] " % attr).replace(
+        "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
+    **{"aggmm" + tag: _AGGMM.replace("  if (agg) {{", "  [[%s]] if (agg) {{" % attr, 1).replace(
+        "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
     "casalways": """{U} cur = dstu[a];
   while (true) {{
     {F} c = {U2F}(cur);

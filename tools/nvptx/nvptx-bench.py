@@ -111,9 +111,9 @@ PASS_OPTIONS = {"fatomic": "outline=off", "calls": "outline=on",
                 "reconverge": "outline=off"}
 # opt's own options per lowered variant: `reconverge` is `fatomic` with the
 # plugin's testing option that ends each aggregated atomic with a
-# bar.warp.sync (lib/LLVM/WarpAggregate.h), so that a warp that parted in
-# one of the cached kernels' atomics meets the next one whole, and the
-# full-warp path runs at every atomic that its layout allows.
+# bar.warp.sync on the lanes that reached it together
+# (lib/LLVM/WarpAggregate.h); with it the warp and cached cases take the
+# full-warp path at far more atomics (docs/nvptx-performance.md).
 OPT_FLAGS = {"reconverge": ["-fatomic-warp-reconverge-for-testing"]}
 # The variants whose benchmark kernel is aggregated over the warp (the
 # pass's default for sm_80 and later).
