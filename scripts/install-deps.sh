@@ -13,6 +13,7 @@ PACKAGES=(
   python3-matplotlib
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
   python3-numpy
+  zstd  # tools/gpubench/nvidia-sass.py and its test
 )
 
 missing=()

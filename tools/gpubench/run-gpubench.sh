@@ -49,6 +49,8 @@ do_bundle() {
   cp "$BUILD/bin/fatomic-gpubench" "$BUNDLE/bin/"
   # Fallback C++ runtime, used only if the GPU machine's is too old.
   bundle_cxx_runtime "$BUILD/bin/fatomic-gpubench" "$BUNDLE/lib-fallback"
+  # zstd for nvidia-sass.py, which the GPU machine may lack.
+  if command -v zstd >/dev/null; then cp "$(command -v zstd)" "$BUNDLE/bin/"; fi
   bundle_vulkan_loader "$ROOT"
   du -sh "$BUNDLE" "$ROOT/.gl" 2>/dev/null >&2 || true
   say "bundle ready: $BUNDLE"

@@ -117,6 +117,13 @@ _PROBES = {
     **{"aggmm" + tag: "aggmm with its uniformity branch marked [[%s]] (SPIR-V "
                       "selection control %s)" % (attr, control)
        for tag, attr, control in _CONTROLS},
+    "dispatcheoalprivlate": "dispatcheoalpriv with the atomicLoad before the branch",
+    "aggpred": "aggmm whose loading invocations (every one where the subgroup mixes "
+               "addresses, the elected one where it shares it) load before anything "
+               "else branches, in a selection of the load alone",
+    **{"aggpred" + tag: "aggpred with the load's selection marked [[%s]] (SPIR-V "
+                        "selection control %s)" % (attr, control)
+       for tag, attr, control in _CONTROLS},
 }
 VARIANTS.update({name: dict(kind="hand", memory="ieee", legal=True, diagnostic=True,
                             probe=True, what=what + " (diagnostic)")
@@ -293,6 +300,31 @@ _AGG_LOAD_FIRST = """{U} cur = {LOAD};
   if (!(v > c)) return c;
   """ + _DISPATCH
 
+# aggpred: the invocations that will need the load (each one where the
+# subgroup mixes addresses, the elected one where it shares it) issue it
+# first, in a selection that holds nothing else ({ATTR} before it); the
+# elected invocation then decides from it without a second load.
+_AGG_PRED = """bool agg = subgroupMin(a) == subgroupMax(a);
+  bool el = subgroupElect();
+  bool loader = !agg || el;
+  {U} cur = {Z};
+  {ATTR}if (loader) cur = {LOAD};
+  {U} b0 = {F2U}(v);
+  {U} u = b0 ^ ((b0 >> {SH}) != {Z} ? {ONES} : {SIGN});
+  if (agg) {{
+    {U} m = subgroupMax(u);
+    {U} below = subgroupExclusiveMax(u);
+    {F} w = {U2F}(m ^ ((m >> {SH}) != {Z} ? {SIGN} : {ONES}));
+    {F} r = {U2F}(cur);
+    if (el && w > r) {{
+      """ + _ELECTED_ON_KEY + """
+    }}
+    """ + _SPREAD.replace("{SET}", "return ") + """
+  }}
+  {F} c = {U2F}(cur);
+  if (!(v > c)) return c;
+  """ + _DISPATCH
+
 # aggmm, and dispatcheoalpriv with {ATTR} before its branch.
 _AGGMM = _AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH
 _PRIV = ("aggSkip += 1u;\n  {ATTR}if (aggSkip == 0u) return v;\n  "
@@ -321,6 +353,12 @@ BODIES = {
     **{"dispatcheoalpriv" + tag: _PRIV.replace("{ATTR}", "[[%s]] " % attr).replace(
         "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
     **{"aggmm" + tag: _AGGMM.replace("  if (agg) {{", "  [[%s]] if (agg) {{" % attr, 1).replace(
+        "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
+    "dispatcheoalprivlate": ("{U} cur = {LOAD};\n  aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n"
+                             "  {F} c = {U2F}(cur);\n  if (!(v > c)) return c;\n  "
+                             + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    "aggpred": _AGG_PRED.replace("{ATTR}", "").replace("{LOAD}", _ATOMIC_LOAD),
+    **{"aggpred" + tag: _AGG_PRED.replace("{ATTR}", "[[%s]] " % attr).replace(
         "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
     "casalways": """{U} cur = dstu[a];
   while (true) {{
