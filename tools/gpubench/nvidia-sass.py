@@ -23,7 +23,7 @@ does not look like that.
 Tools: zstd (--zstd; else on PATH, else the bundle's bin/zstd, which the
 bundle step copies) and, unless --raw, nvdisasm (--nvdisasm; else on PATH,
 else /usr/local/cuda/bin).  --arch names nvdisasm's architecture (SM90).
-Exit status 0, or 1 with a message; on failure OUT is not written.
+Exit status 0, or 1 with a message; on failure nothing is written.
 """
 
 import argparse
@@ -93,15 +93,19 @@ def disassemble(code, nvdisasm, arch):
     return r.stdout
 
 
-def write_codes(paths, out, raw, zstd, nvdisasm, arch):
-    """Extracts every file's pipelines; writes OUT only once all are read."""
+def read_codes(paths, raw, zstd, nvdisasm, arch):
+    """Every file's pipelines, as instruction bytes or disassembled."""
     parts = []
     for path in paths:
         for code in pipeline_codes(path, zstd):
             parts.append(code if raw else
                          f"// {path}\n{disassemble(code, nvdisasm, arch)}".encode())
-    with open(out, "wb") as f:   # through a symlink or FIFO, as asked
-        f.write(b"".join(parts))
+    return b"".join(parts)
+
+
+def write(path, data):
+    with open(path, "wb") as f:   # through a symlink or FIFO, as asked
+        f.write(data)
 
 
 def run(args):
@@ -110,7 +114,7 @@ def run(args):
         raise Failure(f"--bundle: {args.bundle} is not a BUILD/gpubench-bundle directory")
     zstd = find_tool(args.zstd, "zstd", [os.path.join(bundle, "bin", "zstd")])
     nvdisasm = find_tool(args.nvdisasm, "nvdisasm", ["/usr/local/cuda/bin/nvdisasm"])
-    os.makedirs(args.out, exist_ok=True)
+    outputs = {}
     for variant in args.variants.split(","):
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, FATOMIC_BUILD_DIR=os.path.dirname(bundle),
@@ -130,8 +134,11 @@ def run(args):
                           for f in fs if f.endswith(".bin"))
             if not bins:
                 raise Failure(f"{variant}: the driver wrote no shader cache (not NVIDIA's driver?)")
-            write_codes(bins, os.path.join(args.out, f"{variant}.sass"), False, zstd, nvdisasm,
-                        args.arch)
+            outputs[variant] = read_codes(bins, False, zstd, nvdisasm, args.arch)
+    # Written only once every variant has its code.
+    os.makedirs(args.out, exist_ok=True)
+    for variant, text in outputs.items():
+        write(os.path.join(args.out, f"{variant}.sass"), text)
 
 
 def main():
@@ -161,7 +168,7 @@ def main():
             zstd = find_tool(args.zstd, "zstd", [])
             nvdisasm = None if args.raw else find_tool(args.nvdisasm, "nvdisasm",
                                                        ["/usr/local/cuda/bin/nvdisasm"])
-            write_codes(args.files, args.out, args.raw, zstd, nvdisasm, args.arch)
+            write(args.out, read_codes(args.files, args.raw, zstd, nvdisasm, args.arch))
     except (Failure, OSError) as err:
         print(f"nvidia-sass: {err}", file=sys.stderr)
         return 1
