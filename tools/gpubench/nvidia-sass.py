@@ -117,11 +117,11 @@ def run(args):
     outputs = {}
     for variant in args.variants.split(","):
         with tempfile.TemporaryDirectory() as tmp:
+            cache = os.path.join(tmp, "cache")
+            os.makedirs(cache)  # the driver makes none
             env = dict(os.environ, FATOMIC_BUILD_DIR=os.path.dirname(bundle),
                        OUT=os.path.join(tmp, "run"), __GL_SHADER_DISK_CACHE="1",
-                       __GL_SHADER_DISK_CACHE_PATH=os.path.join(tmp, "cache"),
-                       __GL_SHADER_DISK_CACHE_SKIP_CLEANUP="1")
-            os.makedirs(env["__GL_SHADER_DISK_CACHE_PATH"])  # the driver makes none
+                       __GL_SHADER_DISK_CACHE_PATH=cache, __GL_SHADER_DISK_CACHE_SKIP_CLEANUP="1")
             print(f"nvidia-sass: {variant} f{args.width} {args.result}", file=sys.stderr)
             r = subprocess.run(
                 [os.path.join(ROOT, "tools", "gpubench", "run-gpubench.sh"), "run",
@@ -130,7 +130,7 @@ def run(args):
                  "--settle-ms", "0"], env=env, capture_output=True, text=True)
             if r.returncode != 0:
                 raise Failure(f"{variant}: the benchmark run failed:\n{r.stderr[-2000:]}")
-            bins = sorted(os.path.join(d, f) for d, _, fs in os.walk(env["__GL_SHADER_DISK_CACHE_PATH"])
+            bins = sorted(os.path.join(d, f) for d, _, fs in os.walk(cache)
                           for f in fs if f.endswith(".bin"))
             if not bins:
                 raise Failure(f"{variant}: the driver wrote no shader cache (not NVIDIA's driver?)")

@@ -159,10 +159,12 @@ _DISPATCH = """{U} b = {F2U}(v);
   if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
   return {U2F}(o);"""
 
-_EARLY_OUT = """{U} cur = {LOAD};
-  {F} c = {U2F}(cur);
+# The early-out's decision on what the load found (cur), and the load
+# before it.
+_DECIDE = """{F} c = {U2F}(cur);
   if (!(v > c)) return c;
   """
+_EARLY_OUT = "{U} cur = {LOAD};\n  " + _DECIDE
 
 _CAS = """{U} cur = {LOAD};
   while (true) {{
@@ -321,14 +323,14 @@ _AGG_PRED = """bool agg = subgroupMin(a) == subgroupMax(a);
     }}
     """ + _SPREAD.replace("{SET}", "return ") + """
   }}
-  {F} c = {U2F}(cur);
-  if (!(v > c)) return c;
-  """ + _DISPATCH
+  """ + _DECIDE + _DISPATCH
 
 # aggmm, and dispatcheoalpriv with {ATTR} before its branch.
 _AGGMM = _AGG_SPLIT.replace("{TEST}", _TEST_MM) + _EARLY_OUT + _DISPATCH
-_PRIV = ("aggSkip += 1u;\n  {ATTR}if (aggSkip == 0u) return v;\n  "
-         + _EARLY_OUT + _DISPATCH)
+_PRIV_BRANCH = "aggSkip += 1u;\n  {ATTR}if (aggSkip == 0u) return v;\n  "
+_PRIV = _PRIV_BRANCH + _EARLY_OUT + _DISPATCH
+# dispatcheoalprivlate: the load before that branch.
+_PRIV_LATE = "{U} cur = {LOAD};\n  " + _PRIV_BRANCH.replace("{ATTR}", "") + _DECIDE + _DISPATCH
 
 BODIES = {
     "fatomic": "return atomicMax(dst[a], v);",
@@ -354,9 +356,7 @@ BODIES = {
         "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
     **{"aggmm" + tag: _AGGMM.replace("  if (agg) {{", "  [[%s]] if (agg) {{" % attr, 1).replace(
         "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
-    "dispatcheoalprivlate": ("{U} cur = {LOAD};\n  aggSkip += 1u;\n  if (aggSkip == 0u) return v;\n"
-                             "  {F} c = {U2F}(cur);\n  if (!(v > c)) return c;\n  "
-                             + _DISPATCH).replace("{LOAD}", _ATOMIC_LOAD),
+    "dispatcheoalprivlate": _PRIV_LATE.replace("{LOAD}", _ATOMIC_LOAD),
     "aggpred": _AGG_PRED.replace("{ATTR}", "").replace("{LOAD}", _ATOMIC_LOAD),
     **{"aggpred" + tag: _AGG_PRED.replace("{ATTR}", "[[%s]] " % attr).replace(
         "{LOAD}", _ATOMIC_LOAD) for tag, attr, _ in _CONTROLS},
