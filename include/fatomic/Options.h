@@ -41,9 +41,13 @@
 //                                  Vulkan layer's device: basic,
 //                                  arithmetic, and ballot for used
 //                                  results, in compute; extended types for
-//                                  64-bit); subgroup: also where nothing is
-//                                  known of them (not where the target is
-//                                  known to lack them); off: never
+//                                  64-bit), except an unused 32-bit result
+//                                  on buffer memory behind the bound cache
+//                                  where the driver combines such atomics
+//                                  itself (NVIDIA's proprietary driver);
+//                                  subgroup: also where nothing is known of
+//                                  them (not where the target is known to
+//                                  lack them); off: never
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -67,7 +71,8 @@ const char *toString(Strategy S);
 /// Whether invocations combine their operands before the atomic (aggregate=).
 enum class Aggregation : unsigned char {
   Off,      ///< every invocation does its own atomic
-  Auto,     ///< Subgroup where the target is known to allow it (the default)
+  Auto,     ///< Subgroup where the target is known to allow it and its
+            ///< driver does not combine the atomic itself (the default)
   Subgroup, ///< one atomic per subgroup where the address is uniform, unless
             ///< the target is known to lack the subgroup operations
 };

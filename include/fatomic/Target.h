@@ -17,7 +17,9 @@
 // profile's VkPhysicalDeviceSubgroupProperties or
 // VkPhysicalDeviceVulkan11Properties and shaderSubgroupExtendedTypes, or
 // filled in by the Vulkan layer from the device.  The default target knows
-// nothing of them.
+// nothing of them.  From the driver's identity (driverID) it also knows
+// whether the driver combines unused 32-bit atomics across a subgroup
+// itself, which aggregate=auto leaves to it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_TARGET_H
@@ -73,6 +75,14 @@ struct SubgroupSupport {
   bool Basic = false, Vote = false, Arithmetic = false, Ballot = false;
   /// shaderSubgroupExtendedTypes: 64-bit (and 8/16-bit) integer operands.
   bool ExtendedTypes = false;
+  /// The driver's compiler combines a subgroup's 32-bit integer atomics on
+  /// buffer memory whose result is unused into one atomic by itself
+  /// (NVIDIA's proprietary driver, driverID
+  /// VK_DRIVER_ID_NVIDIA_PROPRIETARY: its machine code for such an atomic
+  /// is a match, a reduction and one reduction atomic per address;
+  /// docs/gpu-performance.md, "What the machine code shows").  Known even
+  /// where the subgroup operations are not.
+  bool DriverCombinesUnused32 = false;
 
   /// Whether compute shaders have what an aggregated atomic on \p Width-bit
   /// keys needs: basic and arithmetic, ballot where \p Ballot (used

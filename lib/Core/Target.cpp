@@ -2,7 +2,7 @@
 //
 // Owns the feature names, the native-feature questions of TargetModel and
 // the reading of a Vulkan profile: its feature structs and, for subgroup
-// aggregation, its subgroup properties.
+// aggregation, its subgroup properties and its driver's identity.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,7 +194,24 @@ bool readSubgroupStruct(const std::string &Where, const json &Members,
   return true;
 }
 
-/// Reads the subgroup properties of capability \p Where.
+/// Reads the driverID of a properties struct that holds one
+/// (VkPhysicalDeviceDriverProperties, VkPhysicalDeviceVulkan12Properties):
+/// the driver that combines unused 32-bit atomics itself
+/// (SubgroupSupport::DriverCombinesUnused32).
+bool readDriverId(const std::string &Where, const json &Members, SubgroupSupport &S,
+                  std::string &Error) {
+  auto Id = Members.find("driverID");
+  if (Id == Members.end())
+    return true;
+  if (!Id->is_string()) {
+    Error = Where + ".driverID is not a VkDriverId name";
+    return false;
+  }
+  S.DriverCombinesUnused32 |= Id->get<std::string>() == "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
+  return true;
+}
+
+/// Reads the subgroup properties and the driver of capability \p Where.
 bool readProperties(const std::string &Where, const json &Props,
                     SubgroupSupport &S, std::string &Error) {
   if (!Props.is_object()) {
@@ -211,6 +228,11 @@ bool readProperties(const std::string &Where, const json &Props,
     if (StructName == "VkPhysicalDeviceVulkan11Properties" &&
         !readSubgroupStruct(At, Members, "subgroupSupportedStages",
                             "subgroupSupportedOperations", S, Error))
+      return false;
+    if ((StructName == "VkPhysicalDeviceDriverProperties" ||
+         StructName == "VkPhysicalDeviceDriverPropertiesKHR" ||
+         StructName == "VkPhysicalDeviceVulkan12Properties") &&
+        !readDriverId(At, Members, S, Error))
       return false;
   }
   return true;

@@ -80,20 +80,25 @@ void fillTarget(PhysicalInfo &P, bool Force) {
   P.Target.Source = Force ? "the driver (FATOMIC_LAYER_FORCE=1)" : "the driver";
 }
 
-/// The subgroup stages and operations of \p Phys (Vulkan 1.1), for
-/// aggregate=auto.  Extended types depend on what the device enables
+/// The subgroup stages and operations of \p Phys (Vulkan 1.1), and its
+/// driver where \p HasDriverProps (Vulkan 1.2 or VK_KHR_driver_properties),
+/// for aggregate=auto.  Extended types depend on what the device enables
 /// (enablesSubgroupExtendedTypes).
 void querySubgroups(InstanceData &I, VkPhysicalDevice Phys, uint32_t ApiVersion,
-                    SubgroupSupport &S) {
+                    bool HasDriverProps, SubgroupSupport &S) {
   if (ApiVersion < VK_API_VERSION_1_1)
     return;
   auto GetProps2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
       I.NextGipa(I.Instance, "vkGetPhysicalDeviceProperties2"));
   if (!GetProps2)
     return;
-  VkPhysicalDeviceSubgroupProperties Sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceDriverProperties Driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceSubgroupProperties Sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                         HasDriverProps ? &Driver : nullptr};
   VkPhysicalDeviceProperties2 Props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Sub};
   GetProps2(Phys, &Props);
+  // SubgroupSupport::DriverCombinesUnused32 names the driver.
+  S.DriverCombinesUnused32 = HasDriverProps && Driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   S.Known = true;
   S.Compute = Sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT;
   S.Basic = Sub.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT;
@@ -143,7 +148,10 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
   Info.BufferInt64Atomics = I64.shaderBufferInt64Atomics;
   Info.SharedInt64Atomics = I64.shaderSharedInt64Atomics;
   fillTarget(Info, settings().Force);
-  querySubgroups(I, Phys, Props.apiVersion, Info.Target.Subgroups);
+  querySubgroups(I, Phys, Props.apiVersion,
+                 Props.apiVersion >= VK_API_VERSION_1_2 ||
+                     hasExtension(Exts, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME),
+                 Info.Target.Subgroups);
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(

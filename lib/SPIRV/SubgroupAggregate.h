@@ -4,7 +4,9 @@
 // combine their operands first and one of them does the lowered atomic.
 // auto (the default) does it where the target model knows the subgroup
 // operations are there, subgroup also where nothing is known of them
-// (LoweringOptions::aggregates).
+// (LoweringOptions::aggregates); auto leaves to the driver the 32-bit
+// unused-result atomics on buffer memory behind the bound cache where the
+// driver combines those itself (SubgroupSupport::DriverCombinesUnused32).
 //
 //   key  = U(v), the order map (NaN operands: the identity under `number`,
 //          the absorbing end under `propagate`; raw under `fast`)
@@ -72,6 +74,9 @@ private:
   bool siteAllows() const;
   /// Whether the target has the subgroup operations this site needs.
   bool targetAllows() const;
+  /// Whether aggregate=auto leaves this site to the driver, which combines
+  /// it across the subgroup itself.
+  bool leftToDriver() const;
   uint32_t unordered(uint32_t Key);
   uint32_t key(uint32_t Bits);
   uint32_t uniformAddress();

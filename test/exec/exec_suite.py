@@ -431,6 +431,7 @@ class Env(suite_common.SuiteEnv):
         m = re.search(r"(?:^|[,;])nan=(\w+)", args.layer_options)
         self.layer_policy = m.group(1) if m else "number"
         self.device = "?"
+        self.driver_id = 0  # VkDriverId (fatomic-vkrun --features)
 
 
 run = suite_common.run
@@ -536,13 +537,36 @@ def layer_aggregates(env, c):
     f64: that needs shaderSubgroupExtendedTypes, which the application
     (fatomic-vkrun) enables only for modules with group operations, and the
     original module has none."""
-    m = re.search(r"(?:^|[,;])aggregate=(\w+)", env.layer_options)
-    if m and m.group(1) == "off":
+    opts = layer_option_values(env)
+    if opts.get("aggregate") == "off" or left_to_driver(env, c, opts):
         return False
     ops = ("subgroupBasic", "subgroupArithmetic") + (
         ("subgroupBallot",) if c.used else ())
     return (c.w == 32 and c.mem in ("ssbo", "shared") and c.sem in ("def", "relaxed")
             and all(env.features.get(o) for o in ops))
+
+
+def layer_option_values(env):
+    """--layer-options as a dict (key=value pairs, split at , or ;)."""
+    return dict(re.findall(r"(?:^|[,;])([\w-]+)=(\w+)", env.layer_options))
+
+
+NVIDIA_PROPRIETARY = 4  # VK_DRIVER_ID_NVIDIA_PROPRIETARY
+
+
+def left_to_driver(env, c, opts):
+    """Whether aggregate=auto leaves case c to the driver (docs/semantics.md,
+    "Subgroup aggregation", When): NVIDIA's proprietary driver combines
+    unused 32-bit atomics on buffer memory itself, and where the bound
+    cache applies the per-invocation form is kept.  The cache needs
+    writers=module, which the layer's options must give (its default is
+    writers=any), and cache, early-out and dispatch left on."""
+    cache = (opts.get("cache", "on") == "on" and opts.get("early-out", "on") == "on"
+             and opts.get("strategy", "dispatch") == "dispatch"
+             and opts.get("writers", "any") == "module")
+    return (env.driver_id == NVIDIA_PROPRIETARY and opts.get("aggregate", "auto") == "auto"
+            and cache and c.w == 32 and c.mem == "ssbo" and not c.used
+            and c.sem in ("def", "relaxed"))
 
 
 def static_checks(env, spv):
@@ -1146,6 +1170,8 @@ def main():
         env.say(f"error: fatomic-vkrun --features exit {rc}:\n{so}{se}")
         return 1
     env.device = so.splitlines()[0]
+    m = re.search(r"^driverID: (\d+)$", so, re.M)
+    env.driver_id = int(m.group(1)) if m else 0
     for m in re.finditer(r"^\s+(\w+) = ([01])$", so, re.M):
         env.features[m.group(1)] = m.group(2) == "1"
     env.say(env.device)

@@ -1,9 +1,12 @@
 // aggregate=auto aggregates a 64-bit atomic only where the target has
 // shaderSubgroupExtendedTypes (64-bit subgroup operands): with the bundled
 // NVIDIA profile both widths are aggregated; with shaderSubgroupExtendedTypes
-// false only the 32-bit one is.
-// RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%profiles/nvidia-h200.json --lower-float-atomic-minmax | FileCheck --check-prefix=BOTH %s
-// RUN: sed 's/"shaderSubgroupExtendedTypes": true/"shaderSubgroupExtendedTypes": false/' %profiles/nvidia-h200.json > %t.json
+// false only the 32-bit one is.  The profile's driverID is another driver's,
+// so that the f32 atomic is not left to the driver
+// (aggregate-auto-left-to-driver.comp).
+// RUN: sed 's/VK_DRIVER_ID_NVIDIA_PROPRIETARY/VK_DRIVER_ID_MESA_NVK/' %profiles/nvidia-h200.json > %t.nvk.json
+// RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.nvk.json --lower-float-atomic-minmax | FileCheck --check-prefix=BOTH %s
+// RUN: sed 's/"shaderSubgroupExtendedTypes": true/"shaderSubgroupExtendedTypes": false/' %t.nvk.json > %t.json
 // RUN: %lower-and-check --env vulkan1.2 %s --target-profile=%t.json --lower-float-atomic-minmax | FileCheck --check-prefix=F32 %s
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require

@@ -201,8 +201,40 @@ TEST(Target, SubgroupSupportParts) {
   EXPECT_FALSE(T->Subgroups.Known);
 }
 
+// The driver that combines unused 32-bit atomics itself, from driverID in
+// either struct that holds it; no other driver, and no driverID, leaves it
+// false.
+TEST(Target, DriverCombinesUnused32FromDriverId) {
+  std::string Err;
+  auto T = loadProfileFile(FATOMIC_TEST_DATA "/profiles/nvidia-h200.json", Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_TRUE(T->Subgroups.DriverCombinesUnused32);
+  T = loadProfileFile(FATOMIC_TEST_DATA "/profiles/lavapipe.json", Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_FALSE(T->Subgroups.DriverCombinesUnused32);
+  for (const char *Struct : {"VkPhysicalDeviceDriverProperties", "VkPhysicalDeviceDriverPropertiesKHR",
+                             "VkPhysicalDeviceVulkan12Properties"}) {
+    const std::string Doc = std::string(R"({"capabilities": {"device": {"features": {},
+        "properties": {")") + Struct + R"(": {"driverID": "VK_DRIVER_ID_NVIDIA_PROPRIETARY"}}}}})";
+    T = loadProfile(Doc, Err);
+    ASSERT_TRUE(T) << Err;
+    EXPECT_TRUE(T->Subgroups.DriverCombinesUnused32) << Struct;
+    EXPECT_FALSE(T->Subgroups.Known) << "the driver says nothing of the subgroup operations";
+  }
+  T = loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": {"VkPhysicalDeviceDriverProperties": {"driverID": "VK_DRIVER_ID_MESA_NVK"}}}}})",
+                  Err);
+  ASSERT_TRUE(T) << Err;
+  EXPECT_FALSE(T->Subgroups.DriverCombinesUnused32);
+  EXPECT_FALSE(TargetModel().Subgroups.DriverCombinesUnused32);
+}
+
 TEST(Target, MalformedSubgroupProperties) {
   std::string Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {},
+      "properties": {"VkPhysicalDeviceVulkan12Properties": {"driverID": 4}}}}})", Err));
+  EXPECT_NE(Err.find("VkPhysicalDeviceVulkan12Properties.driverID is not a VkDriverId name"),
+            std::string::npos) << Err;
   EXPECT_FALSE(loadProfile(R"({"capabilities": {"device": {"features": {},
       "properties": 3}}})", Err));
   EXPECT_NE(Err.find("capabilities.device.properties is not an object"), std::string::npos) << Err;

@@ -446,6 +446,10 @@ fatomic options:
                    shaderSubgroupExtendedTypes for f64.
                    auto       (default) where --target-profile shows those
                               operations; without a profile, nowhere.
+                              Not for an unused f32 result on buffer
+                              memory behind the bound cache where the
+                              profile's driver combines such atomics
+                              itself (NVIDIA's proprietary driver).
                    subgroup   also without a profile (you vouch for the
                               target); not where the profile lacks them.
                    off        every invocation does its own atomic.

@@ -578,6 +578,8 @@ public:
   FeatureChain Supported;
   FeatureChain Enabled;
   bool FloatAtomicsEnabled = false;
+  /// The device's driver (Vulkan 1.2; a zero driverID before 1.2).
+  VkPhysicalDeviceDriverProperties Driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
   /// The device's subgroup stages and operations (Vulkan 1.1).
   VkPhysicalDeviceSubgroupProperties Subgroup{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -595,12 +597,19 @@ public:
     HasF2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     Supported.link(HasF1, HasF2);
     vkGetPhysicalDeviceFeatures2(Phys, &Supported.Base);
+    if (Props.apiVersion >= VK_API_VERSION_1_2)
+      Subgroup.pNext = &Driver;
     VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Subgroup};
     vkGetPhysicalDeviceProperties2(Phys, &P2);
+    Subgroup.pNext = nullptr;
   }
 
   void printFeatures(bool NoFloatAtomics) {
     std::printf("device: %s\n", deviceLine().c_str());
+    // The VkDriverId (0 where the device has no Vulkan 1.2): a Vulkan
+    // layer's aggregate=auto leaves some atomics to NVIDIA's proprietary
+    // driver (4), which combines them itself.
+    std::printf("driverID: %u\n", static_cast<unsigned>(Driver.driverID));
     auto Section = [&](Group G, const char *Title) {
       std::printf("%s\n", Title);
       for (const FeatureDesc &D : featureTable())

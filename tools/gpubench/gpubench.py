@@ -159,8 +159,11 @@ def prepare(args):
             src = os.path.join(out, "spv", "%s_%s.spv" % (V.source_name(name), key))
             spv = os.path.join(out, "spv", "%s_%s.spv" % (name, key))
             flag = "--lower-float-atomic-minmax" + ("=" + props["lower"] if props["lower"] else "")
+            profile = (["--target-profile=" + os.path.join(ROOT, props["profile"])]
+                       if props.get("profile") else [])
             lower_jobs.append(("lower", name, key,
-                               [fopt, "--target-env=vulkan1.2", src, flag, "-o", spv], spv, True))
+                               [fopt, "--target-env=vulkan1.2", *profile, src, flag, "-o", spv],
+                               spv, True))
 
     def do(job):
         kind, name, key, cmd, spv, lowered = job
@@ -191,6 +194,8 @@ def prepare(args):
     def shown(arg):
         if arg.startswith(out):
             return os.path.relpath(arg, out)
+        if arg.startswith("--target-profile=" + ROOT + os.sep):
+            return "--target-profile=" + os.path.relpath(arg.split("=", 1)[1], ROOT)
         return os.path.basename(arg) if os.path.isabs(arg) else arg
     manifest["commands"] = [" ".join(shown(c) for c in job[3]) for job in jobs + lower_jobs]
     with open(os.path.join(out, "manifest.json"), "w") as f:

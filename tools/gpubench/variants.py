@@ -22,7 +22,8 @@ variants' `op` (`op(a, v);` when unused).
 """
 
 # name -> properties.  kind: "fatomic" (lowered by fatomic-opt with `lower`
-# as the pass options; shape "helper": the atomic in the helper `op`, else in
+# as the pass options and `profile`, a path from the repository's root, as
+# its --target-profile; shape "helper": the atomic in the helper `op`, else in
 # the loop) or "hand" (hand-written integer code).  memory: "ieee"
 # (the buffer holds plain float bits) or "encoded" (it holds U(x)).  legal:
 # False where the variant reads memory with a plain load that races with the
@@ -52,6 +53,13 @@ VARIANTS = {
                               what="fatomic-opt --lower-float-atomic-minmax=cache=off (no bound "
                                    "cache: every operation reads memory; shows what the cache "
                                    "gains)"),
+    "fatomic-h200-auto": dict(kind="fatomic", lower="", memory="ieee", legal=True,
+                              diagnostic=True, profile="test/data/profiles/nvidia-h200.json",
+                              what="fatomic-opt --target-profile test/data/profiles/"
+                                   "nvidia-h200.json --lower-float-atomic-minmax (defaults: "
+                                   "aggregate=auto on the H200's profile, as the Vulkan layer "
+                                   "lowers on that device; unused f32 results left to the "
+                                   "driver's own combining)"),
     "fatomic-agg-cache-off": dict(kind="fatomic", lower="aggregate=subgroup,cache=off",
                                   memory="ieee", legal=True, diagnostic=True,
                                   what="fatomic-opt --lower-float-atomic-minmax="
