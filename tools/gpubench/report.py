@@ -116,6 +116,12 @@ def headlines(cells):
          spread([(t(vs, "fatomic-helper"), t(vs, "fatomic")) for _, vs in items])),
         ("best legal hand-written / fatomic-agg (subgroup aggregation), every cell",
          spread([(best_legal(vs)[0], t(vs, "fatomic-agg")) for _, vs in items])),
+        ("best legal hand-written / fatomic-h200-auto (the defaults on the H200's profile: "
+         "aggregated except where the driver combines the atomic itself), every cell",
+         spread([(best_legal(vs)[0], t(vs, "fatomic-h200-auto")) for _, vs in items])),
+        ("fatomic-h200-auto / the faster of fatomic and fatomic-agg, every cell",
+         spread([(t(vs, "fatomic-h200-auto"), min(t(vs, "fatomic"), t(vs, "fatomic-agg")))
+                 for _, vs in items if t(vs, "fatomic") and t(vs, "fatomic-agg")])),
         ("encoded / fatomic, every cell",
          spread([(t(vs, "encoded"), t(vs, "fatomic")) for _, vs in items])),
         ("fatomic-eo-off / encoded, every cell",
