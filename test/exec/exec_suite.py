@@ -556,7 +556,7 @@ NVIDIA_PROPRIETARY = 4  # VK_DRIVER_ID_NVIDIA_PROPRIETARY
 
 def left_to_driver(env, c, opts):
     """Whether aggregate=auto leaves case c to the driver (docs/semantics.md,
-    "Subgroup aggregation", When): NVIDIA's proprietary driver combines
+    "Left to the driver"): NVIDIA's proprietary driver combines
     unused 32-bit atomics on buffer memory itself, and where the bound
     cache applies the per-invocation form is kept.  The cache needs
     writers=module, which the layer's options must give (its default is

@@ -57,9 +57,9 @@ VARIANTS = {
                               diagnostic=True, profile="test/data/profiles/nvidia-h200.json",
                               what="fatomic-opt --target-profile test/data/profiles/"
                                    "nvidia-h200.json --lower-float-atomic-minmax (defaults: "
-                                   "aggregate=auto on the H200's profile, as the Vulkan layer "
-                                   "lowers on that device; unused f32 results left to the "
-                                   "driver's own combining)"),
+                                   "aggregate=auto on the H200's profile; unused f32 results "
+                                   "left to the driver's own combining; the Vulkan layer "
+                                   "lowers the same there only with writers=module)"),
     "fatomic-agg-cache-off": dict(kind="fatomic", lower="aggregate=subgroup,cache=off",
                                   memory="ieee", legal=True, diagnostic=True,
                                   what="fatomic-opt --lower-float-atomic-minmax="
