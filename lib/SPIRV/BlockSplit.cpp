@@ -122,6 +122,7 @@ void BlockSplit::startPieces(const Block &B, const std::vector<InstRef> &Body, s
                              InstRef Merge, std::vector<Block> &Out) {
   if (Merge == Module::NoInst) {
     Block Start;
+    Start.Lead = B.Lead;
     Start.Label = B.Label;
     Start.LabelInst = B.LabelInst;
     Start.Body.assign(Body.begin(), Body.begin() + Pos);
@@ -129,6 +130,7 @@ void BlockSplit::startPieces(const Block &B, const std::vector<InstRef> &Body, s
     return;
   }
   Block Header;
+  Header.Lead = B.Lead;
   Header.Label = B.Label;
   Header.LabelInst = B.LabelInst;
   const size_t NPhi = leadingPhis(M, Body, Pos);

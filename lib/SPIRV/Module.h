@@ -98,16 +98,28 @@ private:
   uint32_t Cap = 0;           ///< words in the last chunk
 };
 
+// Debug instructions (OpLine, OpNoLine, non-semantic OpExtInst) may stand
+// outside blocks: before OpFunction (the OpLine that gives its position),
+// among the parameters, between a terminator and the next OpLabel, after the
+// last terminator, and after the last function.  They stay where they stood.
+
 struct Block {
+  std::vector<InstRef> Lead;   ///< debug instructions before the OpLabel
   uint32_t Label = 0;          ///< the OpLabel's result id
   InstRef LabelInst = 0;
   std::vector<InstRef> Body;   ///< phis, code, merge, terminator
 };
 
 struct Function {
+  /// Debug instructions between the previous function (or, for the first,
+  /// the last global that is not OpLine/OpNoLine) and OpFunction.
+  std::vector<InstRef> Prelude;
   InstRef Def = 0;             ///< OpFunction
-  std::vector<InstRef> Params; ///< OpFunctionParameter
+  /// OpFunctionParameter, and debug instructions among and after them up
+  /// to the first OpLabel, in module order.
+  std::vector<InstRef> Header;
   std::vector<Block> Blocks;
+  std::vector<InstRef> Trailer; ///< debug instructions after the last block
   InstRef End = 0;             ///< OpFunctionEnd
 };
 
@@ -289,16 +301,24 @@ public:
       for (InstRef R : S)
         F(R);
     for (const Function &Fun : Functions) {
+      for (InstRef D : Fun.Prelude)
+        F(D);
       F(Fun.Def);
-      for (InstRef P : Fun.Params)
+      for (InstRef P : Fun.Header)
         F(P);
       for (const Block &B : Fun.Blocks) {
+        for (InstRef D : B.Lead)
+          F(D);
         F(B.LabelInst);
         for (InstRef R : B.Body)
           F(R);
       }
+      for (InstRef D : Fun.Trailer)
+        F(D);
       F(Fun.End);
     }
+    for (InstRef D : Tail)
+      F(D);
   }
 
 private:
@@ -322,6 +342,8 @@ private:
   std::vector<InstRef> DefOf;
   std::vector<InstRef> Sections[unsigned(Section::Count)];
   std::vector<Function> Functions;
+  /// Debug instructions after the last function.
+  std::vector<InstRef> Tail;
   uint32_t Version = 0, Generator = 0, Bound = 0, Schema = 0;
   spv::AddressingModel Addressing = spv::AddressingModel::Logical;
 

@@ -33,11 +33,57 @@ bool isIdOperand(spv_operand_type_t T) {
 
 /// State threaded through spvBinaryParse's callbacks.
 struct ParseState {
+  explicit ParseState(Module &M) : M(M) {}
+
   Module &M;
   std::string Error;
   Function *Fn = nullptr;
   Block *Blk = nullptr;
+  /// Debug instructions after a terminator or a function, waiting for their
+  /// OpLabel, OpFunctionEnd or OpFunction.
+  std::vector<InstRef> Pending;
   bool SawMemoryModel = false;
+
+  /// OpLine, OpNoLine and OpExtInst of a non-semantic set: the instructions
+  /// a function may hold outside its blocks.
+  bool isDebugOutsideBlocks(Op O, const uint32_t *Ops) const {
+    if (O == Op::OpLine || O == Op::OpNoLine)
+      return true;
+    if (O != Op::OpExtInst)
+      return false;
+    const InstRef Set = Ops[0] < M.Bound ? M.DefOf[Ops[0]] : Module::NoInst;
+    return Set != Module::NoInst && M.inst(Set).Opcode == Op::OpExtInstImport &&
+           M.stringOperand(Set, 0).rfind("NonSemantic.", 0) == 0;
+  }
+
+  /// An instruction in or after the functions that is not in a block.
+  spv_result_t placeOutsideBlocks(InstRef R) {
+    if (!isDebugOutsideBlocks(M.inst(R).Opcode, M.operands(R))) {
+      Error = std::string(Fn ? "instruction outside a block in a function: "
+                             : "instruction between or after functions: ") +
+              M.describe(R);
+      return SPV_ERROR_INVALID_LAYOUT;
+    }
+    if (Fn && Fn->Blocks.empty())
+      Fn->Header.push_back(R);
+    else
+      Pending.push_back(R);
+    return SPV_SUCCESS;
+  }
+
+  /// The OpLine/OpNoLine run that ends the globals gives the first
+  /// function's position: it becomes that function's prelude.
+  std::vector<InstRef> takeTrailingLines() {
+    std::vector<InstRef> &Globals = M.Sections[unsigned(Section::Global)];
+    auto First = Globals.end();
+    while (First != Globals.begin() &&
+           (M.inst(*std::prev(First)).Opcode == Op::OpLine ||
+            M.inst(*std::prev(First)).Opcode == Op::OpNoLine))
+      --First;
+    std::vector<InstRef> Run(First, Globals.end());
+    Globals.erase(First, Globals.end());
+    return Run;
+  }
 
   spv_result_t header(spv_endianness_t, uint32_t, uint32_t Version,
                       uint32_t Generator, uint32_t Bound, uint32_t Schema) {
@@ -103,6 +149,8 @@ struct ParseState {
       }
       M.Functions.emplace_back();
       Fn = &M.Functions.back();
+      Fn->Prelude = M.Functions.size() == 1 ? takeTrailingLines() : std::move(Pending);
+      Pending.clear();
       Fn->Def = R;
       return SPV_SUCCESS;
     case Op::OpFunctionParameter:
@@ -110,7 +158,7 @@ struct ParseState {
         Error = "OpFunctionParameter outside a function header";
         return SPV_ERROR_INVALID_LAYOUT;
       }
-      Fn->Params.push_back(R);
+      Fn->Header.push_back(R);
       return SPV_SUCCESS;
     case Op::OpLabel:
       if (!Fn || Blk) {
@@ -119,6 +167,8 @@ struct ParseState {
       }
       Fn->Blocks.emplace_back();
       Blk = &Fn->Blocks.back();
+      Blk->Lead = std::move(Pending);
+      Pending.clear();
       Blk->Label = P.result_id;
       Blk->LabelInst = R;
       return SPV_SUCCESS;
@@ -127,6 +177,8 @@ struct ParseState {
         Error = "OpFunctionEnd outside a function or inside a block";
         return SPV_ERROR_INVALID_LAYOUT;
       }
+      Fn->Trailer = std::move(Pending);
+      Pending.clear();
       Fn->End = R;
       Fn = nullptr;
       return SPV_SUCCESS;
@@ -134,11 +186,9 @@ struct ParseState {
       break;
     }
 
-    if (Fn) {
-      if (!Blk) {
-        Error = std::string("instruction outside a block in a function");
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
+    if (Fn || !M.Functions.empty()) {
+      if (!Blk)
+        return placeOutsideBlocks(R);
       Blk->Body.push_back(R);
       if (grammar::isBlockTerminator(O))
         Blk = nullptr;
@@ -172,7 +222,7 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
   }
   Arena.reserveChunks(NumWords);
   Insts.reserve(NumWords / 4);
-  ParseState S{*this, {}};
+  ParseState S(*this);
   auto Ctx = std::unique_ptr<spv_context_t, void (*)(spv_context)>(
       spvContextCreate(SPV_ENV_UNIVERSAL_1_6), spvContextDestroy);
   spv_diagnostic Diag = nullptr;
@@ -204,6 +254,7 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
     Error = "truncated module: the last function has no OpFunctionEnd";
     return false;
   }
+  Tail = std::move(S.Pending);
   if (!S.SawMemoryModel) {
     Error = "module has no OpMemoryModel";
     return false;

@@ -78,7 +78,7 @@ uint32_t Outline::makeHelper(const Site &S, const bool RunTime[2]) {
   std::vector<uint32_t> Params;
   for (uint32_t T : ParamTypes) {
     Params.push_back(M.newId());
-    F.Params.push_back(M.create(Op::OpFunctionParameter, T, Params.back(), {}));
+    F.Header.push_back(M.create(Op::OpFunctionParameter, T, Params.back(), {}));
   }
   // A PhysicalStorageBuffer pointer parameter must say whether it aliases.
   if (S.Kind == MemKind::PointerCast && M.opOf(ParamTypes[0]) == Op::OpTypePointer &&

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,29 @@ TEST(PassBadInput, Truncated) {
   std::vector<uint32_t> W = assemble(BufferModule);
   W.pop_back(); // OpFunctionEnd
   expectRejected(W, FailureKind::InvalidModule, "the last function has no OpFunctionEnd");
+}
+
+TEST(PassBadInput, CodeOutsideABlock) {
+  // The access chain moved in front of the OpLabel: only debug
+  // instructions may stand there.  (%14 is %pf: the assembler numbers the
+  // names, and nothing here carries OpName.)
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Label = find(W, spv::Op::OpLabel);
+  const size_t Chain = find(W, spv::Op::OpAccessChain);
+  std::rotate(W.begin() + Label, W.begin() + Chain, W.begin() + Chain + (W[Chain] >> 16));
+  expectRejected(W, FailureKind::InvalidModule,
+                 "instruction outside a block in a function: %14 = OpAccessChain");
+}
+
+TEST(PassBadInput, GlobalAfterAFunction) {
+  // The variable moved after the function.
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Var = find(W, spv::Op::OpVariable);
+  const uint32_t N = W[Var] >> 16;
+  std::rotate(W.begin() + Var, W.begin() + Var + N, W.end());
+  // The constants after it are now after the function too; the first of
+  // them is what the reader meets.
+  expectRejected(W, FailureKind::InvalidModule, "instruction between or after functions");
 }
 
 TEST(PassBadInput, UnknownOpcode) {

@@ -364,9 +364,10 @@ and -Oconfig=<file> stand for their passes at the place they are written.
 
 The SPIR-V binary is read from <input>, or from standard input when <input>
 is "-" or absent.  It is written to <output>, or to standard output when
-<output> is "-".  The input is validated first unless --skip-validation is
-given.  The output file is written only when every step succeeds; on an error
-nothing is written and an existing <output> is left as it was.
+<output> is "-".  The input is validated first, and the result after the
+last step, unless --skip-validation is given.  The output file is written
+only when every step succeeds and the result is valid; on an error nothing
+is written and an existing <output> is left as it was.
 
 fatomic options:
   --lower-float-atomic-minmax[=<options>]
@@ -496,7 +497,7 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
                vulkan1.2, spv1.6, opencl2.2 (the list is in spirv-opt --help).
                Default: spv1.6, as in spirv-opt.
   --skip-validation
-               Do not validate the input.
+               Do not validate the input or the result.
   --validate-after-all
                Validate the module after every pass.
   --relax-logical-pointer, --relax-block-layout, --relax-struct-store,

@@ -2,8 +2,8 @@
 //
 // Reads a SPIR-V binary, validates it, runs the steps of the command line in
 // order (spirv-opt passes through spvtools::Optimizer, the lowering through
-// fatomic::LowerFloatAtomicMinMaxPass) and writes the result.  Any error
-// stops the run with exit status 1 and nothing written.
+// fatomic::LowerFloatAtomicMinMaxPass), validates the result and writes it.
+// Any error stops the run with exit status 1 and nothing written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +249,14 @@ bool Driver::run(std::vector<uint32_t> &Words) {
     if (!(S.Lowering ? runLowering(*S.Lowering, Words, Last)
                      : runOptimizer(*Optimizers[I], Words, Last)))
       return false;
+  }
+  // A valid input comes out valid or not at all: the result is validated
+  // too, since a step (spirv-opt's passes on some debug-info shapes) may
+  // break a module without reporting it.
+  if (!Inv.SkipValidation && !Inv.Steps.empty() && !validate(Words)) {
+    Diag.error("the result is not valid SPIR-V, so nothing is written; "
+               "--validate-after-all names the pass that breaks it");
+    return false;
   }
   return true;
 }
