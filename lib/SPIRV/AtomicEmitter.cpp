@@ -47,7 +47,7 @@ const AtomicEmitter::LoopOrder &AtomicEmitter::loopOrdering() {
     Known = Sem;
   const LoopSemantics L = casLoopSemantics(
       Known, C.pointerClass(C.typeOf(M.operand(S.Atomic, 0))),
-      /*SeqCstStays=*/M.hasCapability(spv::Capability::Kernel));
+      /*SeqCstStays=*/M.declaresCapability(spv::Capability::Kernel));
   LoopOrder O;
   O.Load = L.Load ? C.constantInt(U32, *L.Load) : SemId;
   O.Equal = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;

@@ -32,7 +32,7 @@ BoundCache::BoundCache(LoweringContext &C, std::vector<Block> &Blocks, const Sit
 bool BoundCache::applies(LoweringContext &C, const Site &S, const Operands &X, uint32_t SemId) {
   const Module &M = C.M;
   if (!C.Opts.Cache || !S.ResultUnused || !S.Exclusive || !S.EarlyOutLegal || S.Volatile ||
-      X.Semantics || M.hasCapability(spv::Capability::Kernel))
+      X.Semantics || M.declaresCapability(spv::Capability::Kernel))
     return false;
   if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
     return false;

@@ -230,4 +230,12 @@ bool isTypeDeclaration(spv::Op O) { const OpcodeInfo *I = info(O); return I && I
 bool isBlockTerminator(spv::Op O) { const OpcodeInfo *I = info(O); return I && I->Terminator; }
 Section section(spv::Op O) { const OpcodeInfo *I = info(O); return I ? I->Sec : Section::Global; }
 
+std::vector<spv::Capability> impliedCapabilities(spv::Capability C) {
+  std::vector<spv::Capability> Out;
+  for (const auto &P : tables::ImpliedCapabilities)
+    if (P[0] == uint32_t(C))
+      Out.push_back(spv::Capability(P[1]));
+  return Out;
+}
+
 } // namespace fatomic::spirv::grammar

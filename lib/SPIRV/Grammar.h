@@ -115,6 +115,9 @@ bool isBlockTerminator(spv::Op Opcode);
 /// instructions the layout places among the types, constants and globals,
 /// and for those that only appear in functions).
 Section section(spv::Op Opcode);
+/// The capabilities that declaring \p C declares implicitly (the grammar's
+/// "capabilities" of the enumerant; one step, not the closure).
+std::vector<spv::Capability> impliedCapabilities(spv::Capability C);
 
 } // namespace grammar
 } // namespace fatomic::spirv

@@ -310,6 +310,24 @@ bool Module::hasCapability(spv::Capability C) const {
   return false;
 }
 
+bool Module::declaresCapability(spv::Capability C) const {
+  std::vector<spv::Capability> Work;
+  for (InstRef R : section(Section::Capability))
+    Work.push_back(spv::Capability(operand(R, 0)));
+  std::set<spv::Capability> Seen;
+  while (!Work.empty()) {
+    const spv::Capability D = Work.back();
+    Work.pop_back();
+    if (D == C)
+      return true;
+    if (!Seen.insert(D).second)
+      continue;
+    for (spv::Capability I : grammar::impliedCapabilities(D))
+      Work.push_back(I);
+  }
+  return false;
+}
+
 void Module::addCapability(spv::Capability C) {
   if (!hasCapability(C))
     section(Section::Capability).push_back(create(Op::OpCapability, 0, 0, {uint32_t(C)}));

@@ -268,7 +268,11 @@ public:
   uint32_t addGlobal(Op Opcode, uint32_t TypeId, std::initializer_list<uint32_t> Operands);
 
   // ---- queries ---------------------------------------------------------------
+  /// Whether an OpCapability declares \p C.
   bool hasCapability(spv::Capability C) const;
+  /// Whether the module declares \p C, explicitly or implicitly (through
+  /// the capabilities that declared ones imply, transitively).
+  bool declaresCapability(spv::Capability C) const;
   void addCapability(spv::Capability C);
   void removeCapability(spv::Capability C);
   bool hasExtension(const std::string &Name) const;

@@ -14,6 +14,8 @@
 #include "WriterAnalysis.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace fatomic::spirv {
@@ -441,18 +443,24 @@ namespace {
 /// where a search of the writes per site cost quadratic time.
 struct RootWrites {
   std::unordered_map<InstRef, size_t> IndexOf; ///< first write of each instruction
-  std::vector<size_t> Foreign[2];              ///< by FloatOp
+  /// Per kind of lowered atomic (op and width): the writes of other kinds.
+  /// f32 and f64 atomics on the same bytes order different keys.
+  std::map<std::pair<FloatOp, unsigned>, std::vector<size_t>> Foreign;
 };
 
 RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
   RootWrites R;
+  std::set<std::pair<FloatOp, unsigned>> Kinds;
+  for (const Site &S : Plan.Sites)
+    if (!S.Add)
+      Kinds.emplace(S.Op, S.Width);
   for (size_t K = 0; K < W.Writes.size(); ++K) {
     R.IndexOf.try_emplace(W.Writes[K].Inst, K);
     const auto It = Plan.SiteOf.find(W.Writes[K].Inst);
     const Site *Other = It == Plan.SiteOf.end() ? nullptr : &Plan.Sites[It->second];
-    for (FloatOp Op : {FloatOp::Min, FloatOp::Max})
-      if (!Other || Other->Add || Other->Op != Op)
-        R.Foreign[unsigned(Op)].push_back(K);
+    for (const auto &Kind : Kinds)
+      if (!Other || Other->Add || Other->Op != Kind.first || Other->Width != Kind.second)
+        R.Foreign[Kind].push_back(K);
   }
   return R;
 }
@@ -476,7 +484,9 @@ void SitePlanner::markExclusiveSites() {
     // Every write that is not a lowered atomic of the same op must be apart
     // from the site's own (another member, another constant element).
     const auto Own = R.IndexOf.find(S.Atomic);
-    const std::vector<size_t> &Foreign = R.Foreign[unsigned(S.Op)];
+    static const std::vector<size_t> None;
+    const auto F = R.Foreign.find({S.Op, S.Width});
+    const std::vector<size_t> &Foreign = F == R.Foreign.end() ? None : F->second;
     S.Exclusive = W.Known && std::all_of(Foreign.begin(), Foreign.end(), [&](size_t K) {
       return Own != R.IndexOf.end() && Analysis.disjoint(W.Writes[Own->second], W.Writes[K]);
     });

@@ -63,8 +63,8 @@ bool SubgroupAggregator::targetAllows() const {
 // them could be the elected invocation, whose atomic would then have no
 // effect.  A module without entry points (a library) gives no stage.
 bool SubgroupAggregator::moduleAllows() const {
-  if (M.version() < 0x10300 || !M.hasCapability(spv::Capability::Shader) ||
-      M.hasCapability(spv::Capability::Kernel))
+  if (M.version() < 0x10300 || !M.declaresCapability(spv::Capability::Shader) ||
+      M.declaresCapability(spv::Capability::Kernel))
     return false;
   const std::vector<InstRef> &EntryPoints = M.section(Section::EntryPoint);
   if (EntryPoints.empty())

@@ -148,18 +148,21 @@ bool WriterAnalysis::mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const 
     return false;
   const auto SC = StorageClass(M.operand(D, 0));
   // Decorations through groups are not read here; device addresses may
-  // reach any buffer; explicit Workgroup layouts make blocks alias.
+  // reach any buffer; explicit Workgroup layouts make blocks alias (the
+  // 8-bit access capability declares it implicitly; spirv-val 2023.1 takes
+  // Block Workgroup variables under the 16-bit one alone).
   for (InstRef R : M.section(Section::Annotation))
     if (M.inst(R).Opcode == Op::OpGroupDecorate ||
         M.inst(R).Opcode == Op::OpGroupMemberDecorate)
       return false;
   if (!M.isLogical() ||
-      M.hasCapability(spv::Capability::PhysicalStorageBufferAddresses) ||
-      M.hasCapability(spv::Capability::VariablePointers) ||
-      M.hasCapability(spv::Capability::VariablePointersStorageBuffer))
+      M.declaresCapability(spv::Capability::PhysicalStorageBufferAddresses) ||
+      M.declaresCapability(spv::Capability::VariablePointers) ||
+      M.declaresCapability(spv::Capability::VariablePointersStorageBuffer))
     return false;
   if (SC == StorageClass::Workgroup) {
-    if (M.hasCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR))
+    if (M.declaresCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR) ||
+        blockInWorkgroup())
       return false;
     Vars.push_back(Root);
     return true;
@@ -171,15 +174,49 @@ bool WriterAnalysis::mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const 
                       M.hasDecoration(Root, spv::Decoration::Aliased);
   for (InstRef R : M.section(Section::Global)) {
     const Inst &I = M.inst(R);
-    if (I.Opcode != Op::OpVariable || !isBufferClass(StorageClass(M.operand(R, 0))))
+    if (I.Opcode != Op::OpVariable)
       continue;
     uint32_t S = 0, B = 0;
-    if (I.ResultId == Root || Unsure || !bindingOf(I.ResultId, S, B) ||
-        (S == Set && B == Binding) ||
-        M.hasDecoration(I.ResultId, spv::Decoration::Aliased))
-      Vars.push_back(I.ResultId);
+    const bool Apart = !Unsure && bindingOf(I.ResultId, S, B) &&
+                       !(S == Set && B == Binding) &&
+                       !M.hasDecoration(I.ResultId, spv::Decoration::Aliased);
+    if (isBufferClass(StorageClass(M.operand(R, 0)))) {
+      if (I.ResultId == Root || !Apart)
+        Vars.push_back(I.ResultId);
+    } else if (!Apart && writableTexelBuffer(I.ResultId)) {
+      // A storage texel buffer may view the same buffer; its writes go
+      // through loaded image objects, which the analysis does not follow.
+      return false;
+    }
   }
   return true;
+}
+
+bool WriterAnalysis::blockInWorkgroup() const {
+  for (InstRef R : M.section(Section::Global)) {
+    const Inst &I = M.inst(R);
+    if (I.Opcode != Op::OpVariable || StorageClass(M.operand(R, 0)) != StorageClass::Workgroup)
+      continue;
+    const uint32_t Pointee = M.operand(M.def(I.TypeId), 1);
+    if (M.hasDecoration(Pointee, spv::Decoration::Block))
+      return true;
+  }
+  return false;
+}
+
+bool WriterAnalysis::writableTexelBuffer(uint32_t Var) const {
+  const InstRef D = M.def(Var);
+  if (StorageClass(M.operand(D, 0)) != StorageClass::UniformConstant ||
+      M.hasDecoration(Var, spv::Decoration::NonWritable))
+    return false;
+  uint32_t T = M.operand(M.def(M.inst(D).TypeId), 1);
+  while (M.inst(M.def(T)).Opcode == Op::OpTypeArray ||
+         M.inst(M.def(T)).Opcode == Op::OpTypeRuntimeArray)
+    T = M.operand(M.def(T), 0);
+  const InstRef Img = M.def(T);
+  // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled (2: storage).
+  return M.inst(Img).Opcode == Op::OpTypeImage &&
+         spv::Dim(M.operand(Img, 1)) == spv::Dim::Buffer && M.operand(Img, 5) != 1;
 }
 
 const Writers &WriterAnalysis::writersOf(uint32_t Root) {
@@ -219,13 +256,24 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
       V |= uint64_t(M.operand(D, 1)) << 32;
     return true;
   };
-  for (size_t K = 0; K < std::min(A.Path.size(), B.Path.size()); ++K) {
+  // The first index into a descriptor array picks a descriptor, and two
+  // descriptors may name the same buffer: it proves nothing.
+  const size_t First = descriptorArray(A.Var) ? 1 : 0;
+  for (size_t K = First; K < std::min(A.Path.size(), B.Path.size()); ++K) {
     uint64_t X = 0, Y = 0;
     if (A.Path[K] != B.Path[K] && ConstantOf(A.Path[K], X) && ConstantOf(B.Path[K], Y) &&
         X != Y)
       return true;
   }
   return false;
+}
+
+bool WriterAnalysis::descriptorArray(uint32_t Var) const {
+  const InstRef D = M.def(Var);
+  if (!isBufferClass(StorageClass(M.operand(D, 0))))
+    return false;
+  const Op Pointee = M.inst(M.def(M.operand(M.def(M.inst(D).TypeId), 1))).Opcode;
+  return Pointee == Op::OpTypeArray || Pointee == Op::OpTypeRuntimeArray;
 }
 
 } // namespace fatomic::spirv

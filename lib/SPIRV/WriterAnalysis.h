@@ -55,7 +55,8 @@ private:
 
 public:
   /// Whether \p A and \p B write disjoint memory: the same variable, and
-  /// their paths differ in a constant index at the same depth.
+  /// their paths differ in a constant index at the same depth (not the
+  /// index that picks a descriptor of an array).
   bool disjoint(const Write &A, const Write &B) const;
 
 private:
@@ -65,6 +66,14 @@ private:
   UseKind classify(const Use &U) const;
   bool nonSemanticSet(uint32_t Set) const;
   bool bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const;
+  /// Whether a Workgroup variable holds a Block (an explicit layout, whose
+  /// blocks all alias).
+  bool blockInWorkgroup() const;
+  /// A UniformConstant variable of storage texel buffers (or an array of
+  /// them) that is not NonWritable.
+  bool writableTexelBuffer(uint32_t Var) const;
+  /// A buffer variable that is an array of blocks (one descriptor each).
+  bool descriptorArray(uint32_t Var) const;
 
   /// The writes reached from one variable (memoized: a variable may alias
   /// many roots).

@@ -322,6 +322,31 @@ TEST(ModuleGrammar, TypeFunctionMarksEveryParameter) {
   EXPECT_EQ(FloatUses, 69u);
 }
 
+TEST(Grammar, ImpliedCapabilities) {
+  using spv::Capability;
+  const auto Implied = [](Capability C) { return grammar::impliedCapabilities(C); };
+  EXPECT_EQ(Implied(Capability::WorkgroupMemoryExplicitLayout8BitAccessKHR),
+            std::vector<Capability>{Capability::WorkgroupMemoryExplicitLayoutKHR});
+  EXPECT_EQ(Implied(Capability::Shader), std::vector<Capability>{Capability::Matrix});
+  EXPECT_TRUE(Implied(Capability::Matrix).empty());
+}
+
+TEST(ModuleGrammar, DeclaresCapabilityFollowsImplications) {
+  Module M;
+  ASSERT_TRUE(fatomic::test::assembleAndParse(M, R"(
+               OpCapability Geometry
+               OpCapability WorkgroupMemoryExplicitLayout8BitAccessKHR
+               OpExtension "SPV_KHR_workgroup_memory_explicit_layout"
+               OpMemoryModel Logical GLSL450
+)"));
+  // Geometry -> Shader -> Matrix, each implicitly.
+  EXPECT_FALSE(M.hasCapability(spv::Capability::Shader));
+  EXPECT_TRUE(M.declaresCapability(spv::Capability::Shader));
+  EXPECT_TRUE(M.declaresCapability(spv::Capability::Matrix));
+  EXPECT_TRUE(M.declaresCapability(spv::Capability::WorkgroupMemoryExplicitLayoutKHR));
+  EXPECT_FALSE(M.declaresCapability(spv::Capability::Kernel));
+}
+
 TEST(ModuleGrammar, ReferencesSurviveCreate) {
   Module M;
   parseSmall(M);

@@ -4,7 +4,8 @@
 // finds for a buffer or Workgroup variable (aliases by binding and Aliased
 // included), and that everything it cannot follow (physical addresses,
 // variable pointers, explicit Workgroup layouts, decoration groups, a
-// pointer stored to memory or passed to a call) makes the answer unknown.
+// pointer stored to memory or passed to a call, storage texel buffers that
+// may view the buffer) makes the answer unknown.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,7 @@ namespace {
 
 // %10: the float buffer variable (set 0, binding 0) the atomic writes;
 // %11: a uint view at DECO11 (binding 0 unless replaced); %12 a Workgroup
-// float.  CAPS, DECOS and BODY are replaced per test.
+// float.  CAPS, DECOS, GLOBALS and BODY are replaced per test.
 const char *const Template = R"(
                OpCapability Shader
                OpCapability AtomicFloat32MinMaxEXT
@@ -61,6 +62,7 @@ const char *const Template = R"(
          %30 = OpConstant %5 0
          %31 = OpConstant %5 1
          %32 = OpConstant %4 2
+               GLOBALS
           %1 = OpFunction %2 None %3
          %40 = OpLabel
          %41 = OpAccessChain %24 %10 %30
@@ -88,9 +90,10 @@ struct Analyzed {
 
 /// Assembles the template; Decos11 decorates the uint view (%11).
 void analyze(Analyzed &A, const std::string &Body, const std::string &Decos11 = SameBinding,
-             const std::string &Caps = "") {
+             const std::string &Caps = "", const std::string &Globals = "") {
   std::string Text = replace(Template, "CAPS", Caps);
   Text = replace(Text, "DECOS", Decos11);
+  Text = replace(Text, "GLOBALS", Globals);
   Text = replace(Text, "BODY", Body);
   ASSERT_TRUE(assembleText(Text, A.Words, SPV_ENV_UNIVERSAL_1_5));
   ASSERT_TRUE(parseWords(A.M, A.Words));
@@ -223,6 +226,103 @@ TEST(WriterAnalysis, ExplicitWorkgroupLayoutIsNotKnown) {
   WriterAnalysis WA(A.M);
   EXPECT_FALSE(WA.writersOf(12).Known);
   EXPECT_TRUE(WA.writersOf(10).Known);
+}
+
+TEST(WriterAnalysis, ImpliedExplicitWorkgroupLayoutIsNotKnown) {
+  // WorkgroupMemoryExplicitLayout8BitAccessKHR declares
+  // WorkgroupMemoryExplicitLayoutKHR implicitly (the grammar says so); the
+  // 16-bit one does not, but spirv-val takes Block Workgroup variables
+  // (%78) under it, and those alias each other.
+  const std::string Ext = "\nOpExtension \"SPV_KHR_workgroup_memory_explicit_layout\"";
+  const std::string Block = "%77 = OpTypePointer Workgroup %21\n%78 = OpVariable %77 Workgroup";
+  struct Case {
+    const char *Cap;
+    std::string Globals;
+    bool Known;
+  } Cases[] = {
+      {"WorkgroupMemoryExplicitLayout8BitAccessKHR", "", false},
+      {"WorkgroupMemoryExplicitLayout16BitAccessKHR", Block, false},
+      {"WorkgroupMemoryExplicitLayout16BitAccessKHR", "", true},
+  };
+  for (const Case &C : Cases) {
+    Analyzed A;
+    analyze(A, "", OtherBinding, std::string("OpCapability ") + C.Cap + Ext, C.Globals);
+    ASSERT_FALSE(HasFatalFailure());
+    WriterAnalysis WA(A.M);
+    EXPECT_EQ(WA.writersOf(12).Known, C.Known) << C.Cap << " " << C.Globals;
+  }
+}
+
+// %70: a storage texel buffer variable (binding 1), %71 a 2D storage image
+// (binding 2); their decorations come with the case.
+const char *const Images = "%72 = OpTypeImage %4 Buffer 0 0 0 2 R32f\n"
+                           "%73 = OpTypePointer UniformConstant %72\n"
+                           "%70 = OpVariable %73 UniformConstant\n"
+                           "%74 = OpTypeImage %4 2D 0 0 0 2 R32f\n"
+                           "%75 = OpTypePointer UniformConstant %74\n"
+                           "%71 = OpVariable %75 UniformConstant";
+const char *const ImageBindings = "OpDecorate %70 DescriptorSet 0\nOpDecorate %70 Binding 1\n"
+                                  "OpDecorate %71 DescriptorSet 0\nOpDecorate %71 Binding 2\n";
+
+TEST(WriterAnalysis, StorageTexelBuffers) {
+  // A storage texel buffer may view the buffer when either is Aliased or
+  // it has no binding; the writes through its image objects are not
+  // followed, so the answer is "not known" then.  A NonWritable one and a
+  // 2D image write nothing that the buffer holds.
+  struct Case {
+    const char *What, *Decos;
+    bool Known;
+  } Cases[] = {
+      {"apart", "", true},
+      {"texel buffer Aliased", "OpDecorate %70 Aliased", false},
+      {"buffer Aliased", "OpDecorate %10 Aliased", false},
+      {"texel buffer Aliased and NonWritable",
+       "OpDecorate %70 Aliased\nOpDecorate %70 NonWritable", true},
+      {"2D image Aliased", "OpDecorate %71 Aliased", true},
+  };
+  for (const Case &C : Cases) {
+    Analyzed A;
+    analyze(A, "%76 = OpLoad %72 %70\nOpImageWrite %76 %30 %32",
+            std::string(OtherBinding) + "\n" + ImageBindings + C.Decos, "", Images);
+    ASSERT_FALSE(HasFatalFailure());
+    WriterAnalysis WA(A.M);
+    EXPECT_EQ(WA.writersOf(10).Known, C.Known) << C.What;
+  }
+  Analyzed A;
+  analyze(A, "", std::string(OtherBinding) + "\nOpDecorate %71 Binding 2", "", Images);
+  WriterAnalysis WA(A.M);
+  EXPECT_FALSE(WA.writersOf(10).Known) << "texel buffer without a descriptor set";
+}
+
+TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
+  // %63: an array of two blocks (one descriptor each).  bufs[0] and
+  // bufs[1] may be the same buffer; two members of one are apart.
+  const char *const Array = "%33 = OpConstant %5 2\n%61 = OpTypeArray %20 %33\n"
+                            "%62 = OpTypePointer StorageBuffer %61\n"
+                            "%63 = OpVariable %62 StorageBuffer";
+  const std::string Decos = std::string(OtherBinding) +
+                            "\nOpDecorate %63 DescriptorSet 0\nOpDecorate %63 Binding 5";
+  struct Case {
+    const char *What, *Store;
+    bool Disjoint;
+  } Cases[] = {
+      {"another descriptor", "%66 = OpAccessChain %24 %63 %31 %30", false},
+      {"another member", "%66 = OpAccessChain %24 %63 %30 %31", true},
+  };
+  for (const Case &C : Cases) {
+    Analyzed A;
+    analyze(A,
+            std::string("%64 = OpAccessChain %24 %63 %30 %30\n"
+                        "%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n") +
+                C.Store + "\nOpStore %66 %32",
+            Decos, "", Array);
+    ASSERT_FALSE(HasFatalFailure());
+    WriterAnalysis WA(A.M);
+    const Writers &W = WA.writersOf(63);
+    ASSERT_TRUE(W.Known) << C.What;
+    ASSERT_EQ(W.Writes.size(), 2u) << C.What;
+    EXPECT_EQ(WA.disjoint(W.Writes[0], W.Writes[1]), C.Disjoint) << C.What;
+  }
 }
 
 } // namespace
