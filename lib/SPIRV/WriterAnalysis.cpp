@@ -243,27 +243,53 @@ const Writers &WriterAnalysis::fromVariable(uint32_t Var) {
   return It->second;
 }
 
+bool WriterAnalysis::constantOf(uint32_t Id, uint64_t &V) const {
+  const InstRef D = M.def(Id);
+  if (D == Module::NoInst || M.inst(D).Opcode != Op::OpConstant || M.numOperands(D) == 0)
+    return false;
+  V = M.operand(D, 0);
+  if (M.numOperands(D) > 1)
+    V |= uint64_t(M.operand(D, 1)) << 32;
+  return true;
+}
+
 bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
   if (A.Var != B.Var)
     return false;
-  auto ConstantOf = [&](uint32_t Id, uint64_t &V) {
-    const InstRef D = M.def(Id);
-    if (D == Module::NoInst || M.inst(D).Opcode != Op::OpConstant ||
-        M.numOperands(D) == 0)
-      return false;
-    V = M.operand(D, 0);
-    if (M.numOperands(D) > 1)
-      V |= uint64_t(M.operand(D, 1)) << 32;
-    return true;
-  };
-  // The first index into a descriptor array picks a descriptor, and two
-  // descriptors may name the same buffer: it proves nothing.
-  const size_t First = descriptorArray(A.Var) ? 1 : 0;
-  for (size_t K = First; K < std::min(A.Path.size(), B.Path.size()); ++K) {
+  uint32_t Type = M.operand(M.def(M.inst(M.def(A.Var)).TypeId), 1);
+  const size_t N = std::min(A.Path.size(), B.Path.size());
+  size_t K = 0;
+  if (descriptorArray(A.Var)) {
+    // Two descriptors of an array may name the same buffer, or overlapping
+    // ranges of one: only the same descriptor lets deeper indices count.
     uint64_t X = 0, Y = 0;
-    if (A.Path[K] != B.Path[K] && ConstantOf(A.Path[K], X) && ConstantOf(B.Path[K], Y) &&
-        X != Y)
-      return true;
+    if (N == 0 || (A.Path[0] != B.Path[0] &&
+                   !(constantOf(A.Path[0], X) && constantOf(B.Path[0], Y) && X == Y)))
+      return false;
+    Type = M.operand(M.def(Type), 0);
+    K = 1;
+  }
+  for (; K < N; ++K) {
+    const Op O = M.inst(M.def(Type)).Opcode;
+    uint64_t X = 0, Y = 0;
+    const bool Constants = constantOf(A.Path[K], X) && constantOf(B.Path[K], Y);
+    if (Constants && X != Y)
+      return Layout.apart(Type, X, Y);
+    // Another, dynamic element of an array whose elements overlap (an
+    // ArrayStride below the element's size) may share bytes with any
+    // deeper part of this one.
+    if (A.Path[K] != B.Path[K] && !(Constants && X == Y) && !Layout.elementsApart(Type))
+      return false;
+    if (O == Op::OpTypeStruct) {
+      if (!Constants || X >= M.numOperands(M.def(Type)))
+        return false;
+      Type = M.operand(M.def(Type), uint32_t(X));
+    } else if (O == Op::OpTypeArray || O == Op::OpTypeRuntimeArray ||
+               O == Op::OpTypeVector || O == Op::OpTypeMatrix) {
+      Type = M.operand(M.def(Type), 0);
+    } else {
+      return false;
+    }
   }
   return false;
 }
@@ -274,6 +300,93 @@ bool WriterAnalysis::descriptorArray(uint32_t Var) const {
     return false;
   const Op Pointee = M.inst(M.def(M.operand(M.def(M.inst(D).TypeId), 1))).Opcode;
   return Pointee == Op::OpTypeArray || Pointee == Op::OpTypeRuntimeArray;
+}
+
+bool ExplicitLayout::literal(uint32_t Id, spv::Decoration D, uint64_t &V,
+                             int64_t Member) const {
+  for (InstRef R : M.decorationsOf(Id)) {
+    const bool IsMember = M.inst(R).Opcode == Op::OpMemberDecorate;
+    if (!IsMember && M.inst(R).Opcode != Op::OpDecorate)
+      continue;
+    const uint32_t At = IsMember ? 2 : 1;
+    if ((Member >= 0) != IsMember || (IsMember && M.operand(R, 1) != uint64_t(Member)) ||
+        M.numOperands(R) <= At + 1 || spv::Decoration(M.operand(R, At)) != D)
+      continue;
+    V = M.operand(R, At + 1);
+    return true;
+  }
+  return false;
+}
+
+uint64_t ExplicitLayout::size(uint32_t Type) const {
+  const InstRef D = M.def(Type);
+  uint64_t V = 0, Stride = 0, Length = 0;
+  switch (M.inst(D).Opcode) {
+  case Op::OpTypeInt:
+  case Op::OpTypeFloat:
+    return M.operand(D, 0) / 8;
+  case Op::OpTypeVector:
+    return M.operand(D, 1) * size(M.operand(D, 0));
+  case Op::OpTypeArray: {
+    const InstRef L = M.def(M.operand(D, 1));
+    if (!literal(Type, spv::Decoration::ArrayStride, Stride) ||
+        M.inst(L).Opcode != Op::OpConstant || size(M.operand(D, 0)) == 0)
+      return 0;
+    Length = M.operand(L, 0);
+    return Length * Stride;
+  }
+  case Op::OpTypeStruct: {
+    uint64_t End = 0;
+    for (uint32_t K = 0; K < M.numOperands(D); ++K) {
+      const uint64_t Size = size(M.operand(D, K));
+      if (Size == 0 || !literal(Type, spv::Decoration::Offset, V, K))
+        return 0;
+      End = std::max(End, V + Size);
+    }
+    return End;
+  }
+  default:
+    return 0;
+  }
+}
+
+bool ExplicitLayout::elementsApart(uint32_t Type) const {
+  const InstRef D = M.def(Type);
+  uint64_t Stride = 0;
+  switch (M.inst(D).Opcode) {
+  case Op::OpTypeVector:
+    return true;
+  case Op::OpTypeArray:
+  case Op::OpTypeRuntimeArray: {
+    if (!literal(Type, spv::Decoration::ArrayStride, Stride))
+      return true;
+    const uint64_t Size = size(M.operand(D, 0));
+    return Size != 0 && Stride >= Size;
+  }
+  default:
+    return false; // a matrix's stride is on the member that holds it
+  }
+}
+
+bool ExplicitLayout::apart(uint32_t Type, uint64_t X, uint64_t Y) const {
+  const InstRef D = M.def(Type);
+  if (M.inst(D).Opcode != Op::OpTypeStruct)
+    return elementsApart(Type);
+  if (X >= M.numOperands(D) || Y >= M.numOperands(D))
+    return false;
+  uint64_t OffX = 0, OffY = 0;
+  const bool HasX = literal(Type, spv::Decoration::Offset, OffX, int64_t(X));
+  const bool HasY = literal(Type, spv::Decoration::Offset, OffY, int64_t(Y));
+  if (!HasX && !HasY)
+    return true;
+  if (!HasX || !HasY)
+    return false;
+  // [Off, Off + size): a size of 0 (unknown) reaches to the end.
+  const uint64_t SizeX = size(M.operand(D, uint32_t(X)));
+  const uint64_t SizeY = size(M.operand(D, uint32_t(Y)));
+  if (OffX < OffY)
+    return SizeX != 0 && OffX + SizeX <= OffY;
+  return SizeY != 0 && OffY + SizeY <= OffX;
 }
 
 } // namespace fatomic::spirv

@@ -36,10 +36,33 @@ struct Writers {
   std::vector<Write> Writes;  ///< instructions that may write it
 };
 
+/// Byte ranges in an explicit layout (Offset, ArrayStride): whether two
+/// members or elements of a type may share bytes.  Without those
+/// decorations (Workgroup memory without an explicit layout) members and
+/// elements are distinct objects.
+class ExplicitLayout {
+public:
+  explicit ExplicitLayout(const Module &M) : M(M) {}
+  /// Members or elements \p X and \p Y (X != Y) of \p Type share no byte.
+  bool apart(uint32_t Type, uint64_t X, uint64_t Y) const;
+  /// Any two elements of array or vector \p Type share no byte.
+  bool elementsApart(uint32_t Type) const;
+
+private:
+  /// The size in bytes; 0 where unknown (runtime arrays, matrices, no
+  /// stride), which counts as reaching to the end of memory.
+  uint64_t size(uint32_t Type) const;
+  /// The literal of decoration \p D on \p Id (or on member \p Member of
+  /// it when given).
+  bool literal(uint32_t Id, spv::Decoration D, uint64_t &V, int64_t Member = -1) const;
+
+  const Module &M;
+};
+
 class WriterAnalysis {
 public:
   /// \p M's use lists must be current (Module::buildUses).
-  explicit WriterAnalysis(const Module &M) : M(M) {}
+  explicit WriterAnalysis(const Module &M) : M(M), Layout(M) {}
 
   /// Every instruction that may write the memory of module-scope variable
   /// \p Root (StorageBuffer, Uniform or Workgroup) or of a variable that
@@ -54,9 +77,10 @@ private:
   void collectFrom(uint32_t Var, Writers &W) const;
 
 public:
-  /// Whether \p A and \p B write disjoint memory: the same variable, and
-  /// their paths differ in a constant index at the same depth (not the
-  /// index that picks a descriptor of an array).
+  /// Whether \p A and \p B write disjoint memory: the same variable (and
+  /// descriptor), and their paths differ in a constant index at the same
+  /// depth whose members or elements share no byte (ExplicitLayout), with
+  /// no overlapping array elements on the way.
   bool disjoint(const Write &A, const Write &B) const;
 
 private:
@@ -74,12 +98,14 @@ private:
   bool writableTexelBuffer(uint32_t Var) const;
   /// A buffer variable that is an array of blocks (one descriptor each).
   bool descriptorArray(uint32_t Var) const;
+  bool constantOf(uint32_t Id, uint64_t &V) const;
 
   /// The writes reached from one variable (memoized: a variable may alias
   /// many roots).
   const Writers &fromVariable(uint32_t Var);
 
   const Module &M;
+  ExplicitLayout Layout;
   std::map<uint32_t, Writers> Memo, PerVariable;
 };
 

@@ -325,4 +325,61 @@ TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
   }
 }
 
+TEST(WriterAnalysis, OverlappingLayoutIsNotApart) {
+  // %81 (binding 6) holds struct %80; the atomic writes one part of it and
+  // a store another.  Parts apart in the explicit layout are disjoint;
+  // overlapping Offsets or an ArrayStride below the element's size (which
+  // the universal environment's validator takes) are not.
+  struct Case {
+    const char *What, *Types, *Decos, *AtomicPath, *StorePath;
+    bool Disjoint;
+  } Cases[] = {
+      {"members apart", "%80 = OpTypeStruct %4 %4",
+       "OpMemberDecorate %80 0 Offset 0\nOpMemberDecorate %80 1 Offset 4", "%30", "%31", true},
+      {"members at one offset", "%80 = OpTypeStruct %4 %4",
+       "OpMemberDecorate %80 0 Offset 0\nOpMemberDecorate %80 1 Offset 0", "%30", "%31", false},
+      {"vector over the next member", "%82 = OpTypeVector %4 2\n%80 = OpTypeStruct %82 %4",
+       "OpMemberDecorate %80 0 Offset 0\nOpMemberDecorate %80 1 Offset 4", "%30 %30", "%31",
+       false},
+      {"vector before the next member", "%82 = OpTypeVector %4 2\n%80 = OpTypeStruct %82 %4",
+       "OpMemberDecorate %80 0 Offset 0\nOpMemberDecorate %80 1 Offset 8", "%30 %30", "%31",
+       true},
+      {"elements apart", "%82 = OpTypeRuntimeArray %4\n%80 = OpTypeStruct %82",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %82 ArrayStride 4", "%30 %30", "%30 %31",
+       true},
+      {"overlapping elements", "%82 = OpTypeRuntimeArray %4\n%80 = OpTypeStruct %82",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %82 ArrayStride 2", "%30 %30", "%30 %31",
+       false},
+      // Dynamic elements of overlapping pairs: element i's member 0 may be
+      // element j's member 1.
+      {"dynamic overlapping elements", "%83 = OpTypeRuntimeArray %20\n%80 = OpTypeStruct %83",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %83 ArrayStride 4", "%30 %90 %30",
+       "%30 %91 %31", false},
+      {"dynamic elements apart", "%83 = OpTypeRuntimeArray %20\n%80 = OpTypeStruct %83",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %83 ArrayStride 8", "%30 %90 %30",
+       "%30 %91 %31", true},
+  };
+  for (const Case &C : Cases) {
+    Analyzed A;
+    const std::string Globals = std::string(C.Types) +
+                                "\n%84 = OpTypePointer StorageBuffer %80\n"
+                                "%81 = OpVariable %84 StorageBuffer";
+    const std::string Decos = std::string(OtherBinding) + "\n" + C.Decos +
+                              "\nOpDecorate %80 Block\nOpDecorate %81 DescriptorSet 0\n"
+                              "OpDecorate %81 Binding 6";
+    // %90 and %91: run-time indices.
+    const std::string Body = std::string("%90 = OpUndef %5\n%91 = OpUndef %5\n") +
+                             "%92 = OpAccessChain %24 %81 " + C.AtomicPath + "\n" +
+                             "%93 = OpAtomicFMaxEXT %4 %92 %31 %30 %32\n" +
+                             "%94 = OpAccessChain %24 %81 " + C.StorePath + "\nOpStore %94 %32";
+    analyze(A, Body, Decos, "", Globals);
+    ASSERT_FALSE(HasFatalFailure()) << C.What;
+    WriterAnalysis WA(A.M);
+    const Writers &W = WA.writersOf(81);
+    ASSERT_TRUE(W.Known) << C.What;
+    ASSERT_EQ(W.Writes.size(), 2u) << C.What;
+    EXPECT_EQ(WA.disjoint(W.Writes[0], W.Writes[1]), C.Disjoint) << C.What;
+  }
+}
+
 } // namespace
