@@ -101,14 +101,50 @@ struct ParseState {
   }
 
   spv_result_t instruction(const spv_parsed_instruction_t &P) {
+    const InstRef R = store(P);
+    if (P.result_id) {
+      if (P.result_id >= M.Bound) {
+        Error = "result id %" + std::to_string(P.result_id) +
+                " is not below the id bound " + std::to_string(M.Bound);
+        return SPV_ERROR_INVALID_ID;
+      }
+      M.DefOf[P.result_id] = R;
+    }
     const Op O = Op(P.opcode);
-    // Operand words exclude the leading word and the type/result ids.
+    switch (O) {
+    case Op::OpFunction:
+    case Op::OpFunctionParameter:
+    case Op::OpLabel:
+    case Op::OpFunctionEnd:
+      return placeStructure(O, R);
+    default:
+      break;
+    }
+    if (Fn || !M.Functions.empty()) {
+      if (!Blk)
+        return placeOutsideBlocks(R);
+      Blk->Body.push_back(R);
+      if (grammar::isBlockTerminator(O))
+        Blk = nullptr;
+      return SPV_SUCCESS;
+    }
+    if (O == Op::OpMemoryModel) {
+      SawMemoryModel = true;
+      M.Addressing = spv::AddressingModel(P.words[1]);
+    }
+    M.Sections[unsigned(grammar::section(O))].push_back(R);
+    return SPV_SUCCESS;
+  }
+
+  /// Copies the instruction's operand words (those after the type and
+  /// result ids) into the arena with their id mask; returns its reference.
+  InstRef store(const spv_parsed_instruction_t &P) {
     Inst I;
-    I.Opcode = O;
+    I.Opcode = Op(P.opcode);
     I.TypeId = P.type_id;
     I.ResultId = P.result_id;
-    uint32_t Skip = 1 + (P.type_id ? 1 : 0) + (P.result_id ? 1 : 0);
     // Type and result ids are always the first operands when present.
+    const uint32_t Skip = 1 + (P.type_id ? 1 : 0) + (P.result_id ? 1 : 0);
     I.Count = P.num_words - Skip;
     I.Begin = M.Arena.allocate(I.Count);
     std::copy(P.words + Skip, P.words + P.num_words, M.Arena.at(I.Begin));
@@ -132,73 +168,50 @@ struct ParseState {
       }
     }
     M.Insts.push_back(I);
-    if (P.result_id) {
-      if (P.result_id >= M.Bound) {
-        Error = "result id %" + std::to_string(P.result_id) +
-                " is not below the id bound " + std::to_string(M.Bound);
-        return SPV_ERROR_INVALID_ID;
-      }
-      M.DefOf[P.result_id] = R;
-    }
+    return R;
+  }
 
+  spv_result_t bad(const char *Message) {
+    Error = Message;
+    return SPV_ERROR_INVALID_LAYOUT;
+  }
+
+  /// OpFunction, OpFunctionParameter, OpLabel and OpFunctionEnd: open and
+  /// close functions and blocks; the debug instructions waiting go with
+  /// what opens or closes.
+  spv_result_t placeStructure(Op O, InstRef R) {
     switch (O) {
     case Op::OpFunction:
-      if (Fn) {
-        Error = "OpFunction inside a function";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
+      if (Fn)
+        return bad("OpFunction inside a function");
       M.Functions.emplace_back();
       Fn = &M.Functions.back();
       Fn->Prelude = M.Functions.size() == 1 ? takeTrailingLines() : std::move(Pending);
-      Pending.clear();
       Fn->Def = R;
-      return SPV_SUCCESS;
+      break;
     case Op::OpFunctionParameter:
-      if (!Fn || !Fn->Blocks.empty()) {
-        Error = "OpFunctionParameter outside a function header";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
+      if (!Fn || !Fn->Blocks.empty())
+        return bad("OpFunctionParameter outside a function header");
       Fn->Header.push_back(R);
-      return SPV_SUCCESS;
+      break;
     case Op::OpLabel:
-      if (!Fn || Blk) {
-        Error = "OpLabel outside a function or inside a block";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
+      if (!Fn || Blk)
+        return bad("OpLabel outside a function or inside a block");
       Fn->Blocks.emplace_back();
       Blk = &Fn->Blocks.back();
       Blk->Lead = std::move(Pending);
-      Pending.clear();
-      Blk->Label = P.result_id;
+      Blk->Label = M.inst(R).ResultId;
       Blk->LabelInst = R;
-      return SPV_SUCCESS;
-    case Op::OpFunctionEnd:
-      if (!Fn || Blk) {
-        Error = "OpFunctionEnd outside a function or inside a block";
-        return SPV_ERROR_INVALID_LAYOUT;
-      }
+      break;
+    default: // OpFunctionEnd
+      if (!Fn || Blk)
+        return bad("OpFunctionEnd outside a function or inside a block");
       Fn->Trailer = std::move(Pending);
-      Pending.clear();
       Fn->End = R;
       Fn = nullptr;
-      return SPV_SUCCESS;
-    default:
       break;
     }
-
-    if (Fn || !M.Functions.empty()) {
-      if (!Blk)
-        return placeOutsideBlocks(R);
-      Blk->Body.push_back(R);
-      if (grammar::isBlockTerminator(O))
-        Blk = nullptr;
-      return SPV_SUCCESS;
-    }
-    if (O == Op::OpMemoryModel) {
-      SawMemoryModel = true;
-      M.Addressing = spv::AddressingModel(P.words[1]);
-    }
-    M.Sections[unsigned(grammar::section(O))].push_back(R);
+    Pending.clear();
     return SPV_SUCCESS;
   }
 };

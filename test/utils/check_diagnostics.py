@@ -26,7 +26,7 @@ SITES = [
     ("lib/SPIRV/SharedRetype.cpp", r"\berror\(FailureKind::"),
     ("lib/SPIRV/ImageRetype.cpp", r"\berror\(FailureKind::"),
     ("lib/SPIRV/Module.cpp", r"\bError\s*\+?=|\bsnprintf\("),
-    ("lib/SPIRV/ModuleParse.cpp", r"\bError\s*\+?=|\bsnprintf\("),
+    ("lib/SPIRV/ModuleParse.cpp", r"\bError\s*\+?=|\bsnprintf\(|\bbad\(\""),
     ("lib/SPIRV/CApi.cpp", r"(?<!void )\breport\("),
     ("lib/Core/Options.cpp", r"\bError\s*\+?="),
     ("lib/Core/Target.cpp", r"\bError\s*\+?="),
