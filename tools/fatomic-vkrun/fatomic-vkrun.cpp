@@ -372,6 +372,55 @@ std::vector<uint8_t> parseHex(const std::string &Text,
   return Out;
 }
 
+/// The bytes of an element's 'init' object (empty without one); a
+/// fill_u32 value sets \p Fill instead.
+std::vector<uint8_t> parseInit(const json &E, const fs::path &Dir, const std::string &Where,
+                               std::optional<uint32_t> &Fill) {
+  std::vector<uint8_t> Data;
+  if (!E.contains("init"))
+    return Data;
+  const json &I = E["init"];
+  if (!I.is_object() || I.size() != 1)
+    fail(ExitUsage, Where + ": 'init' must be an object with one key "
+                            "(file, hex, u32, i32, u64, i64, f32, f64, "
+                            "fill_u32)");
+  const std::string K = I.begin().key();
+  const json &V = I.begin().value();
+  if (K == "file") {
+    fs::path P = V.get<std::string>();
+    if (P.is_relative())
+      P = Dir / P;
+    Data = readFile(P, "buffer init file");
+  } else if (K == "hex") {
+    Data = parseHex(V.get<std::string>(), Where);
+  } else if (K == "u32" || K == "i32" || K == "u64" || K == "i64" || K == "f32" ||
+             K == "f64") {
+    appendScalars(Data, V, K, Where);
+  } else if (K == "fill_u32") {
+    Fill = V.get<uint32_t>();
+  } else {
+    fail(ExitUsage, Where + ": unknown init kind '" + K + "'");
+  }
+  return Data;
+}
+
+/// The 'address_of' list of an element of \p Size bytes.
+std::vector<AddressPatch> parsePatches(const json &E, size_t Size, const std::string &Where) {
+  std::vector<AddressPatch> Patches;
+  for (const json &P : E.value("address_of", json::array())) {
+    AddressPatch AP;
+    AP.Offset = P.at("offset").get<uint64_t>();
+    AP.Buffer = P.at("buffer").get<std::string>();
+    AP.Element = P.value("element", size_t{0});
+    AP.Add = P.value("add", uint64_t{0});
+    if (AP.Offset + 8 > Size)
+      fail(ExitUsage, Where + ": address_of offset " + std::to_string(AP.Offset) +
+                          " + 8 is past the end");
+    Patches.push_back(AP);
+  }
+  return Patches;
+}
+
 Element parseElement(const json &E, const fs::path &Dir,
                      const std::string &Where) {
   if (!E.is_object())
@@ -385,33 +434,8 @@ Element parseElement(const json &E, const fs::path &Dir,
                      [&](const char *K) { return It.key() == K; }))
       fail(ExitUsage, Where + ": unknown key '" + It.key() + "'");
   }
-  Element El;
-  std::vector<uint8_t> Data;
   std::optional<uint32_t> Fill;
-  if (E.contains("init")) {
-    const json &I = E["init"];
-    if (!I.is_object() || I.size() != 1)
-      fail(ExitUsage, Where + ": 'init' must be an object with one key "
-                              "(file, hex, u32, i32, u64, i64, f32, f64, "
-                              "fill_u32)");
-    const std::string K = I.begin().key();
-    const json &V = I.begin().value();
-    if (K == "file") {
-      fs::path P = V.get<std::string>();
-      if (P.is_relative())
-        P = Dir / P;
-      Data = readFile(P, "buffer init file");
-    } else if (K == "hex") {
-      Data = parseHex(V.get<std::string>(), Where);
-    } else if (K == "u32" || K == "i32" || K == "u64" || K == "i64" ||
-               K == "f32" || K == "f64") {
-      appendScalars(Data, V, K, Where);
-    } else if (K == "fill_u32") {
-      Fill = V.get<uint32_t>();
-    } else {
-      fail(ExitUsage, Where + ": unknown init kind '" + K + "'");
-    }
-  }
+  std::vector<uint8_t> Data = parseInit(E, Dir, Where, Fill);
   size_t Size = Data.size();
   if (E.contains("size")) {
     Size = E["size"].get<size_t>();
@@ -427,37 +451,78 @@ Element parseElement(const json &E, const fs::path &Dir,
       std::memcpy(&Data[I], &*Fill, 4);
   }
   Data.resize(Size, 0);
+  Element El;
   El.Init = std::move(Data);
   if (E.contains("output"))
     El.Output = E["output"].get<std::string>();
   El.CompareRuns = E.value("check_identical", true);
-  if (E.contains("address_of")) {
-    for (const json &P : E["address_of"]) {
-      AddressPatch AP;
-      AP.Offset = P.at("offset").get<uint64_t>();
-      AP.Buffer = P.at("buffer").get<std::string>();
-      AP.Element = P.value("element", size_t{0});
-      AP.Add = P.value("add", uint64_t{0});
-      if (AP.Offset + 8 > Size)
-        fail(ExitUsage, Where + ": address_of offset " +
-                            std::to_string(AP.Offset) + " + 8 is past the end");
-      El.Patches.push_back(AP);
-    }
-  }
+  El.Patches = parsePatches(E, Size, Where);
   return El;
+}
+
+ImageSpec parseImage(const json &I, const std::string &Where) {
+  ImageSpec Img;
+  Img.Width = I.at("width").get<uint32_t>();
+  Img.Height = I.at("height").get<uint32_t>();
+  const std::string F = I.at("format").get<std::string>();
+  if (F == "r32f")
+    Img.Format = VK_FORMAT_R32_SFLOAT;
+  else if (F == "r32ui")
+    Img.Format = VK_FORMAT_R32_UINT;
+  else if (F == "r32i")
+    Img.Format = VK_FORMAT_R32_SINT;
+  else
+    fail(ExitUsage, Where + ": image format '" + F + "' is not one of r32f, r32ui, r32i");
+  if (Img.Width == 0 || Img.Height == 0)
+    fail(ExitUsage, Where + ": image width and height must be positive");
+  return Img;
+}
+
+/// One entry of 'buffers': a buffer, a descriptor array ('elements') or an
+/// image.  \p Bound names the buffer of each binding so far.
+BufferSpec parseBuffer(const json &B, const fs::path &Dir, const std::string &Where,
+                       std::map<uint32_t, std::string> &Bound) {
+  BufferSpec S;
+  if (B.contains("binding")) {
+    S.Binding = B["binding"].get<uint32_t>();
+    if (Bound.count(*S.Binding))
+      fail(ExitUsage, Where + ": binding " + std::to_string(*S.Binding) +
+                          " already used by '" + Bound[*S.Binding] + "'");
+  }
+  if (B.contains("image")) {
+    if (!S.Binding || B.contains("elements") || B.contains("address_of"))
+      fail(ExitUsage, Where + ": an image needs a binding, and is neither "
+                              "a descriptor array nor address_of");
+    S.Image = parseImage(B["image"], Where);
+  }
+  if (!B.contains("elements")) {
+    S.Elements.push_back(parseElement(B, Dir, Where));
+  } else {
+    S.IsArray = true;
+    size_t K = 0;
+    for (const json &E : B["elements"])
+      S.Elements.push_back(parseElement(E, Dir, Where + " element " + std::to_string(K++)));
+    if (S.Elements.empty())
+      fail(ExitUsage, Where + ": 'elements' is empty");
+    for (const char *K2 : {"size", "init", "output", "address_of"})
+      if (B.contains(K2))
+        fail(ExitUsage, Where + ": '" + K2 + "' belongs in each element of a descriptor array");
+  }
+  const size_t ImageBytes = S.Image ? size_t(S.Image->Width) * S.Image->Height * 4 : 0;
+  if (S.Image && S.Elements[0].Init.size() != ImageBytes)
+    fail(ExitUsage, Where + ": an image of " + std::to_string(S.Image->Width) + "x" +
+                        std::to_string(S.Image->Height) + " texels holds " +
+                        std::to_string(ImageBytes) + " bytes, not " +
+                        std::to_string(S.Elements[0].Init.size()));
+  return S;
 }
 
 Job loadJob(const fs::path &Path) {
   std::vector<uint8_t> Bytes = readFile(Path, "job file");
-  json J;
-  try {
-    J = json::parse(Bytes.begin(), Bytes.end());
-  } catch (const json::exception &E) {
-    fail(ExitUsage, "job file '" + Path.string() + "': " + E.what());
-  }
   const fs::path Dir = Path.parent_path();
   Job Jb;
   try {
+    const json J = json::parse(Bytes.begin(), Bytes.end());
     if (J.contains("shader")) {
       Jb.Shader = J["shader"].get<std::string>();
       if (Jb.Shader.is_relative())
@@ -472,71 +537,19 @@ Job loadJob(const fs::path &Path) {
         Jb.Groups[I] = G[I].get<uint32_t>();
     }
     std::map<uint32_t, std::string> Bound;
-    std::map<std::string, bool> Names;
-    size_t Index = 0;
     for (const json &B : J.value("buffers", json::array())) {
-      BufferSpec S;
-      const std::string Where = "job buffer #" + std::to_string(Index++);
-      S.Name = B.value("name", std::string());
-      if (S.Name.empty())
-        S.Name = "buffer" + std::to_string(Index - 1);
-      if (Names[S.Name])
-        fail(ExitUsage, Where + ": duplicate name '" + S.Name + "'");
-      Names[S.Name] = true;
-      if (B.contains("binding")) {
-        S.Binding = B["binding"].get<uint32_t>();
-        if (Bound.count(*S.Binding))
-          fail(ExitUsage, Where + ": binding " + std::to_string(*S.Binding) +
-                              " already used by '" + Bound[*S.Binding] + "'");
-        Bound[*S.Binding] = S.Name;
-      }
-      if (B.contains("image")) {
-        const json &I = B["image"];
-        ImageSpec Img;
-        Img.Width = I.at("width").get<uint32_t>();
-        Img.Height = I.at("height").get<uint32_t>();
-        const std::string F = I.at("format").get<std::string>();
-        if (F == "r32f")
-          Img.Format = VK_FORMAT_R32_SFLOAT;
-        else if (F == "r32ui")
-          Img.Format = VK_FORMAT_R32_UINT;
-        else if (F == "r32i")
-          Img.Format = VK_FORMAT_R32_SINT;
-        else
-          fail(ExitUsage, Where + ": image format '" + F +
-                              "' is not one of r32f, r32ui, r32i");
-        if (Img.Width == 0 || Img.Height == 0)
-          fail(ExitUsage, Where + ": image width and height must be positive");
-        if (!S.Binding || B.contains("elements") || B.contains("address_of"))
-          fail(ExitUsage, Where + ": an image needs a binding, and is neither "
-                                  "a descriptor array nor address_of");
-        S.Image = Img;
-      }
-      if (B.contains("elements")) {
-        S.IsArray = true;
-        size_t K = 0;
-        for (const json &E : B["elements"])
-          S.Elements.push_back(parseElement(
-              E, Dir, Where + " ('" + S.Name + "') element " +
-                          std::to_string(K++)));
-        if (S.Elements.empty())
-          fail(ExitUsage, Where + ": 'elements' is empty");
-        for (const char *K2 : {"size", "init", "output", "address_of"})
-          if (B.contains(K2))
-            fail(ExitUsage, Where + ": '" + K2 +
-                                "' belongs in each element of a descriptor "
-                                "array");
-      } else {
-        S.Elements.push_back(parseElement(B, Dir, Where + " ('" + S.Name + "')"));
-      }
-      if (S.Image &&
-          S.Elements[0].Init.size() != size_t(S.Image->Width) * S.Image->Height * 4)
-        fail(ExitUsage, Where + ": an image of " + std::to_string(S.Image->Width) +
-                            "x" + std::to_string(S.Image->Height) +
-                            " texels holds " +
-                            std::to_string(size_t(S.Image->Width) * S.Image->Height * 4) +
-                            " bytes, not " + std::to_string(S.Elements[0].Init.size()));
-      Jb.Buffers.push_back(std::move(S));
+      const size_t Index = Jb.Buffers.size();
+      std::string Name = B.value("name", std::string());
+      if (Name.empty())
+        Name = "buffer" + std::to_string(Index);
+      const std::string Where = "job buffer #" + std::to_string(Index);
+      if (std::any_of(Jb.Buffers.begin(), Jb.Buffers.end(),
+                      [&](const BufferSpec &S) { return S.Name == Name; }))
+        fail(ExitUsage, Where + ": duplicate name '" + Name + "'");
+      Jb.Buffers.push_back(parseBuffer(B, Dir, Where + " ('" + Name + "')", Bound));
+      Jb.Buffers.back().Name = Name;
+      if (Jb.Buffers.back().Binding)
+        Bound[*Jb.Buffers.back().Binding] = Name;
     }
   } catch (const json::exception &E) {
     fail(ExitUsage, "job file '" + Path.string() + "': " + E.what());
@@ -779,42 +792,36 @@ VkBufferImageCopy wholeImage(VkDeviceSize Offset, const ImageSpec &S) {
 /// Storage-buffer sizes are rounded up so that copies and ranges stay simple.
 VkDeviceSize roundUp(VkDeviceSize N) { return (N + 15) & ~VkDeviceSize{15}; }
 
-struct RunStats {
-  std::vector<double> GpuMs;
+/// The job's module: its words, what it holds, and the entry point to run.
+struct ShaderModule {
+  std::vector<uint32_t> Words;
+  vkrun::SpirvInfo Info;
+  std::string Entry;
 };
 
-int runJob(Context &C, const Options &O) {
-  Job Jb = loadJob(O.JobPath);
-  if (O.ShaderOverride)
-    Jb.Shader = *O.ShaderOverride;
-  if (O.GroupsOverride) {
-    for (size_t I = 0; I < 3; ++I)
-      Jb.Groups[I] = I < O.GroupsOverride->size() ? (*O.GroupsOverride)[I] : 1;
-  }
-  if (Jb.Shader.empty())
-    fail(ExitUsage, "no shader: give 'shader' in the job or --shader");
-
-  // The module.
+ShaderModule loadShader(const Job &Jb) {
+  const std::string Name = "'" + Jb.Shader.string() + "'";
   std::vector<uint8_t> Bytes = readFile(Jb.Shader, "SPIR-V module");
   if (Bytes.size() % 4 != 0)
-    fail(ExitUsage, "'" + Jb.Shader.string() +
-                        "' is not a SPIR-V module: size is not a multiple of 4");
-  std::vector<uint32_t> Words(Bytes.size() / 4);
-  std::memcpy(Words.data(), Bytes.data(), Bytes.size());
-  vkrun::SpirvInfo Info;
+    fail(ExitUsage, Name + " is not a SPIR-V module: size is not a multiple of 4");
+  ShaderModule S;
+  S.Words.resize(Bytes.size() / 4);
+  std::memcpy(S.Words.data(), Bytes.data(), Bytes.size());
   std::string Err;
-  if (!vkrun::analyzeSpirv(Words, Info, Err))
-    fail(ExitUsage, "'" + Jb.Shader.string() + "': " + Err);
-  if (Info.ComputeEntryPoints.empty())
-    fail(ExitUsage, "'" + Jb.Shader.string() + "' has no GLCompute entry point");
-  std::string Entry = Jb.Entry;
-  if (Entry.empty())
-    Entry = Info.ComputeEntryPoints.front();
-  if (std::find(Info.ComputeEntryPoints.begin(), Info.ComputeEntryPoints.end(),
-                Entry) == Info.ComputeEntryPoints.end())
-    fail(ExitUsage, "'" + Jb.Shader.string() +
-                        "' has no GLCompute entry point named '" + Entry + "'");
+  if (!vkrun::analyzeSpirv(S.Words, S.Info, Err))
+    fail(ExitUsage, Name + ": " + Err);
+  const std::vector<std::string> &Entries = S.Info.ComputeEntryPoints;
+  if (Entries.empty())
+    fail(ExitUsage, Name + " has no GLCompute entry point");
+  S.Entry = Jb.Entry.empty() ? Entries.front() : Jb.Entry;
+  if (std::find(Entries.begin(), Entries.end(), S.Entry) == Entries.end())
+    fail(ExitUsage, Name + " has no GLCompute entry point named '" + S.Entry + "'");
+  return S;
+}
 
+/// The features the module needs, and bufferDeviceAddress where the job
+/// patches addresses into its buffers.
+std::vector<Need> jobNeeds(const Job &Jb, const vkrun::SpirvInfo &Info) {
   bool NeedsAddresses = false;
   for (const BufferSpec &B : Jb.Buffers)
     for (const Element &E : B.Elements)
@@ -824,10 +831,16 @@ int runJob(Context &C, const Options &O) {
       std::none_of(Needs.begin(), Needs.end(),
                    [](const Need &N) { return N.Feature == "bufferDeviceAddress"; }))
     Needs.push_back({"bufferDeviceAddress", "job uses address_of"});
+  return Needs;
+}
 
+/// Creates the device with what the module needs; refuses (exit 3) a
+/// module that needs what the device cannot give, unless --force.
+void createDeviceFor(Context &C, const Options &O, const Job &Jb, const ShaderModule &S) {
   const bool GroupOps =
-      Info.Capabilities.count(static_cast<uint32_t>(spv::Capability::GroupNonUniform)) != 0;
-  std::vector<Need> Missing = C.createDevice(Needs, O.NoFloatAtomics, GroupOps);
+      S.Info.Capabilities.count(static_cast<uint32_t>(spv::Capability::GroupNonUniform)) != 0;
+  const std::vector<Need> Missing =
+      C.createDevice(jobNeeds(Jb, S.Info), O.NoFloatAtomics, GroupOps);
   if (!O.Quiet)
     std::printf("device: %s\n", C.deviceLine().c_str());
   if (!Missing.empty()) {
@@ -840,51 +853,78 @@ int runJob(Context &C, const Options &O) {
                        : "not supported by the device");
     }
     if (!O.Force)
-      fail(ExitUnsupported, "'" + Jb.Shader.string() +
-                                "' needs device features it cannot have:" +
-                                Msg);
-    std::fprintf(stderr,
-                 "fatomic-vkrun: warning: running anyway (--force) without:%s\n",
+      fail(ExitUnsupported,
+           "'" + Jb.Shader.string() + "' needs device features it cannot have:" + Msg);
+    std::fprintf(stderr, "fatomic-vkrun: warning: running anyway (--force) without:%s\n",
                  Msg.c_str());
   }
-  const uint32_t SpirvMinor = (Info.Version >> 8) & 0xFF;
+  const uint32_t SpirvMinor = (S.Info.Version >> 8) & 0xFF;
   if (SpirvMinor > 5 && C.Props.apiVersion < VK_API_VERSION_1_3)
     fail(ExitUnsupported, "SPIR-V 1." + std::to_string(SpirvMinor) +
                               " needs a Vulkan 1.3 device");
-
   const VkPhysicalDeviceLimits &L = C.Props.limits;
   for (int I = 0; I < 3; ++I)
     if (Jb.Groups[I] == 0 || Jb.Groups[I] > L.maxComputeWorkGroupCount[I])
-      fail(ExitUsage, "workgroup count " + std::to_string(Jb.Groups[I]) +
-                          " in dimension " + std::to_string(I) +
-                          " is outside 1.." +
+      fail(ExitUsage, "workgroup count " + std::to_string(Jb.Groups[I]) + " in dimension " +
+                          std::to_string(I) + " is outside 1.." +
                           std::to_string(L.maxComputeWorkGroupCount[I]));
+}
 
-  const bool BDA = C.Enabled.V12.bufferDeviceAddress == VK_TRUE;
-  VkDevice Dev = C.Device;
+/// One element of a buffer (or an image) on the device, and its place in
+/// the staging and readback buffers.
+struct Slot {
+  size_t Buffer, Element;
+  VkDeviceSize Offset; ///< in the staging / readback buffers
+  std::unique_ptr<vk::Buffer> Gpu;
+  std::unique_ptr<GpuImage> Img; ///< instead of Gpu for an image
+  VkDeviceSize Size = 0;         ///< bytes copied in and out
+};
 
-  // Buffers: one device buffer per element, one staging buffer holding every
-  // element's initial bytes, one readback buffer for every element.
-  struct Slot {
-    size_t Buffer, Element;
-    VkDeviceSize Offset; ///< in the staging / readback buffers
-    std::unique_ptr<vk::Buffer> Gpu;
-    std::unique_ptr<GpuImage> Img; ///< instead of Gpu for an image
-    VkDeviceSize Size = 0;         ///< bytes copied in and out
-  };
+/// The job's memory: a device buffer (or image) per element, one staging
+/// buffer holding every element's initial bytes (device addresses patched
+/// in), one readback buffer for every element.
+class JobMemory {
+public:
+  JobMemory(Context &C, Job &Jb) : C(C), Jb(Jb) {
+    createSlots();
+    stage();
+  }
+
   std::vector<Slot> Slots;
+  vk::Buffer Staging, Readback;
+
+  Slot &slotOf(size_t B, size_t E) {
+    for (Slot &S : Slots)
+      if (S.Buffer == B && S.Element == E)
+        return S;
+    fail(ExitUsage, "internal: no slot");
+  }
+  const uint8_t *readback(const Slot &S) const {
+    return static_cast<const uint8_t *>(Readback.Mapped) + S.Offset;
+  }
+
+private:
+  void createSlots();
+  void stage();
+  uint64_t addressOf(const AddressPatch &P);
+
+  Context &C;
+  Job &Jb;
+};
+
+void JobMemory::createSlots() {
+  const bool BDA = C.Enabled.V12.bufferDeviceAddress == VK_TRUE;
   VkDeviceSize Total = 0;
-  std::map<std::string, size_t> ByName;
-  for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
-    ByName[Jb.Buffers[B].Name] = B;
+  for (size_t B = 0; B < Jb.Buffers.size(); ++B)
     for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E) {
       Slot S{B, E, Total, nullptr, nullptr};
-      const VkDeviceSize Sz = roundUp(Jb.Buffers[B].Elements[E].Init.size());
-      S.Size = Sz;
+      const size_t Bytes = Jb.Buffers[B].Elements[E].Init.size();
+      S.Size = roundUp(Bytes);
       if (Jb.Buffers[B].Image) {
         S.Img = std::make_unique<GpuImage>();
         S.Img->create(C, *Jb.Buffers[B].Image);
-        S.Size = Jb.Buffers[B].Elements[E].Init.size();
+        Total += S.Size;
+        S.Size = Bytes;
       } else {
         S.Gpu = std::make_unique<vk::Buffer>();
         VkBufferUsageFlags Usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -892,49 +932,84 @@ int runJob(Context &C, const Options &O) {
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         if (BDA)
           Usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-        S.Gpu->create(C, Sz, Usage, false, BDA);
+        S.Gpu->create(C, S.Size, Usage, false, BDA);
+        Total += S.Size;
       }
-      Total += Sz;
       Slots.push_back(std::move(S));
     }
-  }
-  auto SlotOf = [&](size_t B, size_t E) -> Slot & {
-    for (Slot &S : Slots)
-      if (S.Buffer == B && S.Element == E)
-        return S;
-    fail(ExitUsage, "internal: no slot");
-  };
   if (Total == 0)
     Total = 16;
-  vk::Buffer Staging, Readback;
   Staging.create(C, Total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, false);
   Readback.create(C, Total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, false);
+}
 
-  // Initial contents, with device addresses patched in.
+uint64_t JobMemory::addressOf(const AddressPatch &P) {
+  const auto It = std::find_if(Jb.Buffers.begin(), Jb.Buffers.end(),
+                               [&](const BufferSpec &B) { return B.Name == P.Buffer; });
+  if (It == Jb.Buffers.end())
+    fail(ExitUsage, "address_of names unknown buffer '" + P.Buffer + "'");
+  if (P.Element >= It->Elements.size())
+    fail(ExitUsage, "address_of: buffer '" + P.Buffer + "' has no element " +
+                        std::to_string(P.Element));
+  if (It->Image)
+    fail(ExitUsage, "address_of names image '" + P.Buffer + "'");
+  VkBufferDeviceAddressInfo AI{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  AI.buffer = slotOf(size_t(It - Jb.Buffers.begin()), P.Element).Gpu->Handle;
+  const uint64_t Addr = vkGetBufferDeviceAddress(C.Device, &AI) + P.Add;
+  if (Addr == P.Add)
+    fail(ExitVulkan, "vkGetBufferDeviceAddress returned 0");
+  return Addr;
+}
+
+void JobMemory::stage() {
   for (Slot &S : Slots) {
     Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
     for (const AddressPatch &P : El.Patches) {
-      auto It = ByName.find(P.Buffer);
-      if (It == ByName.end())
-        fail(ExitUsage, "address_of names unknown buffer '" + P.Buffer + "'");
-      if (P.Element >= Jb.Buffers[It->second].Elements.size())
-        fail(ExitUsage, "address_of: buffer '" + P.Buffer + "' has no element " +
-                            std::to_string(P.Element));
-      if (Jb.Buffers[It->second].Image)
-        fail(ExitUsage, "address_of names image '" + P.Buffer + "'");
-      VkBufferDeviceAddressInfo AI{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
-      AI.buffer = SlotOf(It->second, P.Element).Gpu->Handle;
-      uint64_t Addr = vkGetBufferDeviceAddress(Dev, &AI) + P.Add;
-      if (Addr == P.Add)
-        fail(ExitVulkan, "vkGetBufferDeviceAddress returned 0");
+      const uint64_t Addr = addressOf(P);
       std::memcpy(&El.Init[P.Offset], &Addr, 8);
     }
-    std::memset(static_cast<uint8_t *>(Staging.Mapped) + S.Offset, 0, S.Size);
-    std::memcpy(static_cast<uint8_t *>(Staging.Mapped) + S.Offset,
-                El.Init.data(), El.Init.size());
+    uint8_t *To = static_cast<uint8_t *>(Staging.Mapped) + S.Offset;
+    std::memset(To, 0, S.Size);
+    std::memcpy(To, El.Init.data(), El.Init.size());
+  }
+}
+
+/// Descriptor set 0 with every bound buffer and image, and the compute
+/// pipeline; destroyed with the object.
+class JobPipeline {
+public:
+  JobPipeline(VkDevice Dev, const Job &Jb, JobMemory &Mem, const ShaderModule &S)
+      : Dev(Dev) {
+    createLayouts(Jb);
+    writeDescriptors(Jb, Mem);
+    createPipeline(S);
+  }
+  JobPipeline(const JobPipeline &) = delete;
+  JobPipeline &operator=(const JobPipeline &) = delete;
+  ~JobPipeline() {
+    vkDestroyPipeline(Dev, Pipeline, nullptr);
+    vkDestroyShaderModule(Dev, Module, nullptr);
+    vkDestroyDescriptorPool(Dev, Pool, nullptr);
+    vkDestroyPipelineLayout(Dev, Layout, nullptr);
+    vkDestroyDescriptorSetLayout(Dev, SetLayout, nullptr);
   }
 
-  // Descriptor set 0.
+  VkPipelineLayout Layout = VK_NULL_HANDLE;
+  VkDescriptorSet Set = VK_NULL_HANDLE;
+  VkPipeline Pipeline = VK_NULL_HANDLE;
+
+private:
+  void createLayouts(const Job &Jb);
+  void writeDescriptors(const Job &Jb, JobMemory &Mem);
+  void createPipeline(const ShaderModule &S);
+
+  VkDevice Dev;
+  VkDescriptorSetLayout SetLayout = VK_NULL_HANDLE;
+  VkDescriptorPool Pool = VK_NULL_HANDLE;
+  VkShaderModule Module = VK_NULL_HANDLE;
+};
+
+void JobPipeline::createLayouts(const Job &Jb) {
   std::vector<VkDescriptorSetLayoutBinding> LB;
   uint32_t DescCount = 0, ImageCount = 0;
   for (const BufferSpec &B : Jb.Buffers) {
@@ -949,19 +1024,15 @@ int runJob(Context &C, const Options &O) {
     LB.push_back(X);
     (B.Image ? ImageCount : DescCount) += X.descriptorCount;
   }
-  VkDescriptorSetLayout SetLayout;
-  VkDescriptorSetLayoutCreateInfo SLI{
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  VkDescriptorSetLayoutCreateInfo SLI{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   SLI.bindingCount = static_cast<uint32_t>(LB.size());
   SLI.pBindings = LB.data();
   VK_CHECK(vkCreateDescriptorSetLayout(Dev, &SLI, nullptr, &SetLayout));
-  VkPipelineLayout PipeLayout;
   VkPipelineLayoutCreateInfo PLI{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   PLI.setLayoutCount = 1;
   PLI.pSetLayouts = &SetLayout;
-  VK_CHECK(vkCreatePipelineLayout(Dev, &PLI, nullptr, &PipeLayout));
+  VK_CHECK(vkCreatePipelineLayout(Dev, &PLI, nullptr, &Layout));
 
-  VkDescriptorPool Pool;
   VkDescriptorPoolSize PS[2] = {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max<uint32_t>(DescCount, 1)},
       {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, std::max<uint32_t>(ImageCount, 1)}};
@@ -970,229 +1041,281 @@ int runJob(Context &C, const Options &O) {
   DPI.poolSizeCount = 2;
   DPI.pPoolSizes = PS;
   VK_CHECK(vkCreateDescriptorPool(Dev, &DPI, nullptr, &Pool));
-  VkDescriptorSet Set;
   VkDescriptorSetAllocateInfo DSA{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   DSA.descriptorPool = Pool;
   DSA.descriptorSetCount = 1;
   DSA.pSetLayouts = &SetLayout;
   VK_CHECK(vkAllocateDescriptorSets(Dev, &DSA, &Set));
+}
+
+void JobPipeline::writeDescriptors(const Job &Jb, JobMemory &Mem) {
   std::vector<std::vector<VkDescriptorBufferInfo>> Infos;
   std::vector<VkDescriptorImageInfo> ImageInfos;
   std::vector<VkWriteDescriptorSet> Writes;
+  // Writes point into these: no reallocation while they are filled.
   Infos.reserve(Jb.Buffers.size());
   ImageInfos.reserve(Jb.Buffers.size());
   for (size_t B = 0; B < Jb.Buffers.size(); ++B) {
     if (!Jb.Buffers[B].Binding)
       continue;
-    if (Jb.Buffers[B].Image) {
-      ImageInfos.push_back(
-          {VK_NULL_HANDLE, SlotOf(B, 0).Img->View, VK_IMAGE_LAYOUT_GENERAL});
-      VkWriteDescriptorSet W{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      W.dstSet = Set;
-      W.dstBinding = *Jb.Buffers[B].Binding;
-      W.descriptorCount = 1;
-      W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-      W.pImageInfo = &ImageInfos.back();
-      Writes.push_back(W);
-      continue;
-    }
-    Infos.emplace_back();
-    for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E)
-      Infos.back().push_back({SlotOf(B, E).Gpu->Handle, 0, VK_WHOLE_SIZE});
     VkWriteDescriptorSet W{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     W.dstSet = Set;
     W.dstBinding = *Jb.Buffers[B].Binding;
-    W.descriptorCount = static_cast<uint32_t>(Infos.back().size());
-    W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    W.pBufferInfo = Infos.back().data();
+    if (Jb.Buffers[B].Image) {
+      ImageInfos.push_back({VK_NULL_HANDLE, Mem.slotOf(B, 0).Img->View, VK_IMAGE_LAYOUT_GENERAL});
+      W.descriptorCount = 1;
+      W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+      W.pImageInfo = &ImageInfos.back();
+    } else {
+      Infos.emplace_back();
+      for (size_t E = 0; E < Jb.Buffers[B].Elements.size(); ++E)
+        Infos.back().push_back({Mem.slotOf(B, E).Gpu->Handle, 0, VK_WHOLE_SIZE});
+      W.descriptorCount = static_cast<uint32_t>(Infos.back().size());
+      W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      W.pBufferInfo = Infos.back().data();
+    }
     Writes.push_back(W);
   }
-  vkUpdateDescriptorSets(Dev, static_cast<uint32_t>(Writes.size()),
-                         Writes.data(), 0, nullptr);
+  vkUpdateDescriptorSets(Dev, static_cast<uint32_t>(Writes.size()), Writes.data(), 0, nullptr);
+}
 
-  // Pipeline.
-  VkShaderModule Module;
+void JobPipeline::createPipeline(const ShaderModule &S) {
   VkShaderModuleCreateInfo SMI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  SMI.codeSize = Bytes.size();
-  SMI.pCode = Words.data();
+  SMI.codeSize = S.Words.size() * 4;
+  SMI.pCode = S.Words.data();
   VK_CHECK(vkCreateShaderModule(Dev, &SMI, nullptr, &Module));
   VkComputePipelineCreateInfo CPI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   CPI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   CPI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   CPI.stage.module = Module;
-  CPI.stage.pName = Entry.c_str();
-  CPI.layout = PipeLayout;
-  VkPipeline Pipeline;
-  VK_CHECK(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1, &CPI, nullptr,
-                                    &Pipeline));
+  CPI.stage.pName = S.Entry.c_str();
+  CPI.layout = Layout;
+  VK_CHECK(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1, &CPI, nullptr, &Pipeline));
+}
 
-  // Command buffer: reset, copy in, time the dispatch, copy out.
-  VkCommandPool CmdPool;
-  VkCommandPoolCreateInfo CPCI{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  CPCI.queueFamilyIndex = C.QueueFamily;
-  VK_CHECK(vkCreateCommandPool(Dev, &CPCI, nullptr, &CmdPool));
-  VkCommandBuffer Cmd;
-  VkCommandBufferAllocateInfo CBA{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  CBA.commandPool = CmdPool;
-  CBA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  CBA.commandBufferCount = 1;
-  VK_CHECK(vkAllocateCommandBuffers(Dev, &CBA, &Cmd));
-  VkQueryPool Queries = C.createTimestampPool();
-
-  VkCommandBufferBeginInfo BeginI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  VK_CHECK(vkBeginCommandBuffer(Cmd, &BeginI));
-  if (Queries)
-    vkCmdResetQueryPool(Cmd, Queries, 0, 2);
-  for (Slot &S : Slots) {
-    if (S.Img) {
-      const ImageSpec &IS = *Jb.Buffers[S.Buffer].Image;
-      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_UNDEFINED,
-                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
-                   VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT);
-      const VkBufferImageCopy Cp = wholeImage(S.Offset, IS);
-      vkCmdCopyBufferToImage(Cmd, Staging.Handle, S.Img->Image,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &Cp);
-      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                   VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+/// Copies each element's initial bytes from the staging buffer into its
+/// buffer or image (which ends in the GENERAL layout).
+void recordUploads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
+  for (const Slot &S : Mem.Slots) {
+    if (!S.Img) {
+      VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
+      vkCmdCopyBuffer(Cmd, Mem.Staging.Handle, S.Gpu->Handle, 1, &Cp);
       continue;
     }
-    VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
-    vkCmdCopyBuffer(Cmd, Staging.Handle, S.Gpu->Handle, 1, &Cp);
+    imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
+    vkCmdCopyBufferToImage(Cmd, Mem.Staging.Handle, S.Img->Image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &Cp);
+    imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                 VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
   }
-  vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries, Jb.Groups[0],
-                          Jb.Groups[1], Jb.Groups[2]);
-  for (Slot &S : Slots) {
+}
+
+/// Copies every element with an output into the readback buffer.
+void recordDownloads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
+  for (const Slot &S : Mem.Slots) {
     if (Jb.Buffers[S.Buffer].Elements[S.Element].Output.empty())
       continue;
-    if (S.Img) {
-      imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_GENERAL,
-                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT);
-      const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
-      vkCmdCopyImageToBuffer(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             Readback.Handle, 1, &Cp);
+    if (!S.Img) {
+      VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
+      vkCmdCopyBuffer(Cmd, S.Gpu->Handle, Mem.Readback.Handle, 1, &Cp);
       continue;
     }
-    VkBufferCopy Cp{0, S.Offset, S.Gpu->Size};
-    vkCmdCopyBuffer(Cmd, S.Gpu->Handle, Readback.Handle, 1, &Cp);
+    imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_GENERAL,
+                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT);
+    const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
+    vkCmdCopyImageToBuffer(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           Mem.Readback.Handle, 1, &Cp);
   }
-  vk::recordHostReadBarrier(Cmd);
-  VK_CHECK(vkEndCommandBuffer(Cmd));
+}
 
-  VkFence Fence;
-  VkFenceCreateInfo FI{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VK_CHECK(vkCreateFence(Dev, &FI, nullptr, &Fence));
+/// One command buffer that re-initialises the memory, times the dispatch
+/// and reads the outputs back, submitted once per run.
+class Submission {
+public:
+  Submission(Context &C) : C(C), Dev(C.Device) {
+    VkCommandPoolCreateInfo CPCI{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    CPCI.queueFamilyIndex = C.QueueFamily;
+    VK_CHECK(vkCreateCommandPool(Dev, &CPCI, nullptr, &CmdPool));
+    VkCommandBufferAllocateInfo CBA{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    CBA.commandPool = CmdPool;
+    CBA.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    CBA.commandBufferCount = 1;
+    VK_CHECK(vkAllocateCommandBuffers(Dev, &CBA, &Cmd));
+    Queries = C.createTimestampPool();
+    VkFenceCreateInfo FI{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_CHECK(vkCreateFence(Dev, &FI, nullptr, &Fence));
+  }
+  Submission(const Submission &) = delete;
+  Submission &operator=(const Submission &) = delete;
+  ~Submission() {
+    vkDestroyFence(Dev, Fence, nullptr);
+    if (Queries)
+      vkDestroyQueryPool(Dev, Queries, nullptr);
+    vkDestroyCommandPool(Dev, CmdPool, nullptr);
+  }
 
-  std::vector<uint8_t> First, FirstOther;
-  unsigned OtherDiffer = 0; // runs whose uncompared outputs differ from run 1
-  RunStats Stats;
-  int Status = ExitOk;
-  for (uint32_t Run = 1; Run <= O.Repeat; ++Run) {
+  void record(const Job &Jb, const JobMemory &Mem, const JobPipeline &P) {
+    VkCommandBufferBeginInfo BeginI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK_CHECK(vkBeginCommandBuffer(Cmd, &BeginI));
+    if (Queries)
+      vkCmdResetQueryPool(Cmd, Queries, 0, 2);
+    recordUploads(Cmd, Jb, Mem);
+    vk::recordTimedDispatch(Cmd, P.Pipeline, P.Layout, P.Set, Queries, Jb.Groups[0],
+                            Jb.Groups[1], Jb.Groups[2]);
+    recordDownloads(Cmd, Jb, Mem);
+    vk::recordHostReadBarrier(Cmd);
+    VK_CHECK(vkEndCommandBuffer(Cmd));
+  }
+
+  /// Submits and waits; the dispatch's GPU time when the queue has
+  /// timestamps.  A run past \p TimeoutS ends the process (exit 2).
+  std::optional<double> run(uint32_t Run, uint32_t TimeoutS) {
     VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     SI.commandBufferCount = 1;
     SI.pCommandBuffers = &Cmd;
     VK_CHECK(vkQueueSubmit(C.Queue, 1, &SI, Fence));
-    VkResult W = vkWaitForFences(Dev, 1, &Fence, VK_TRUE,
-                                 O.TimeoutS * 1000000000ull);
+    const VkResult W = vkWaitForFences(Dev, 1, &Fence, VK_TRUE, TimeoutS * 1000000000ull);
     if (W == VK_TIMEOUT) {
       // The device is still busy: tearing it down could block as well.
       std::fflush(stdout);
       std::fprintf(stderr,
-                   "fatomic-vkrun: error: run %u: the dispatch did not finish "
-                   "within %u s\n",
-                   Run, O.TimeoutS);
+                   "fatomic-vkrun: error: run %u: the dispatch did not finish within %u s\n",
+                   Run, TimeoutS);
       std::_Exit(ExitVulkan);
     }
     check(W, "vkWaitForFences");
     VK_CHECK(vkResetFences(Dev, 1, &Fence));
-    if (Queries) {
-      const double Ms = C.elapsedMs(Queries);
-      Stats.GpuMs.push_back(Ms);
-      if (O.Repeat > 1 && !O.Quiet)
-        std::printf("run %u: gpu %.4f ms\n", Run, Ms);
-    }
-    if (O.CheckIdentical) {
-      std::vector<uint8_t> Now, NowOther;
-      for (const Slot &S : Slots) {
-        const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
-        if (El.Output.empty())
-          continue;
-        const uint8_t *P =
-            static_cast<const uint8_t *>(Readback.Mapped) + S.Offset;
-        std::vector<uint8_t> &To = El.CompareRuns ? Now : NowOther;
-        To.insert(To.end(), P, P + El.Init.size());
-      }
-      if (Run == 1) {
-        First = std::move(Now);
-        FirstOther = std::move(NowOther);
+    if (!Queries)
+      return std::nullopt;
+    return C.elapsedMs(Queries);
+  }
+
+private:
+  Context &C;
+  VkDevice Dev;
+  VkCommandPool CmdPool = VK_NULL_HANDLE;
+  VkCommandBuffer Cmd = VK_NULL_HANDLE;
+  VkQueryPool Queries = VK_NULL_HANDLE;
+  VkFence Fence = VK_NULL_HANDLE;
+};
+
+/// --check-identical: each run's outputs against the first run's.  Outputs
+/// marked "check_identical": false are only counted.
+class IdenticalCheck {
+public:
+  void compare(uint32_t Run, const Job &Jb, const JobMemory &Mem) {
+    std::vector<uint8_t> Now, NowOther;
+    for (const Slot &S : Mem.Slots) {
+      const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
+      if (El.Output.empty())
         continue;
-      }
-      OtherDiffer += NowOther != FirstOther;
-      if (Now != First) {
-        size_t At = 0;
-        while (At < Now.size() && Now[At] == First[At])
-          ++At;
-        std::printf("run %u: outputs differ from run 1 (first difference at "
-                    "byte %zu of the concatenated outputs)\n",
-                    Run, At);
-        Status = ExitNotIdentical;
-      }
+      std::vector<uint8_t> &To = El.CompareRuns ? Now : NowOther;
+      To.insert(To.end(), Mem.readback(S), Mem.readback(S) + El.Init.size());
+    }
+    if (Run == 1) {
+      First = std::move(Now);
+      FirstOther = std::move(NowOther);
+      return;
+    }
+    OtherDiffer += NowOther != FirstOther;
+    if (Now != First) {
+      size_t At = 0;
+      while (At < Now.size() && Now[At] == First[At])
+        ++At;
+      std::printf("run %u: outputs differ from run 1 (first difference at byte %zu of the "
+                  "concatenated outputs)\n",
+                  Run, At);
+      Status = ExitNotIdentical;
     }
   }
 
-  // Outputs of the last run.
+  void print(uint32_t Runs) const {
+    std::printf("outputs %s across %u runs\n",
+                Status == ExitOk ? "identical" : "NOT identical", Runs);
+    if (!FirstOther.empty())
+      std::printf("outputs not compared (check_identical false) differed from run 1 in %u of "
+                  "%u runs\n",
+                  OtherDiffer, Runs - 1);
+  }
+
+  int Status = ExitOk;
+
+private:
+  std::vector<uint8_t> First, FirstOther;
+  unsigned OtherDiffer = 0; ///< runs whose uncompared outputs differ from run 1
+};
+
+/// Writes the last run's outputs; relative paths resolve against --out-dir
+/// or the job file's directory.
+void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem) {
   const fs::path OutBase = O.OutDir ? *O.OutDir : O.JobPath.parent_path();
-  for (const Slot &S : Slots) {
+  for (const Slot &S : Mem.Slots) {
     const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
     if (El.Output.empty())
       continue;
     fs::path P = El.Output;
     if (P.is_relative())
       P = OutBase / P;
-    writeFile(P, static_cast<const uint8_t *>(Readback.Mapped) + S.Offset,
-              El.Init.size());
+    writeFile(P, Mem.readback(S), El.Init.size());
   }
+}
 
-  if (!Stats.GpuMs.empty()) {
-    std::vector<double> S = Stats.GpuMs;
-    std::sort(S.begin(), S.end());
-    double Sum = 0;
-    for (double X : S)
-      Sum += X;
-    if (S.size() == 1)
-      std::printf("gpu ms: %.4f\n", S[0]);
-    else
-      std::printf("gpu ms over %zu runs: min %.4f median %.4f mean %.4f max "
-                  "%.4f\n",
-                  S.size(), S.front(), S[S.size() / 2], Sum / S.size(),
-                  S.back());
-  } else {
+void printTimes(std::vector<double> Ms) {
+  if (Ms.empty()) {
     std::printf("gpu ms: n/a (no timestamps on this queue)\n");
+    return;
   }
-  if (O.CheckIdentical) {
-    std::printf("outputs %s across %u runs\n",
-                Status == ExitOk ? "identical" : "NOT identical", O.Repeat);
-    if (!FirstOther.empty())
-      std::printf("outputs not compared (check_identical false) differed from "
-                  "run 1 in %u of %u runs\n",
-                  OtherDiffer, O.Repeat - 1);
-  }
+  std::sort(Ms.begin(), Ms.end());
+  double Sum = 0;
+  for (double X : Ms)
+    Sum += X;
+  if (Ms.size() == 1)
+    std::printf("gpu ms: %.4f\n", Ms[0]);
+  else
+    std::printf("gpu ms over %zu runs: min %.4f median %.4f mean %.4f max %.4f\n", Ms.size(),
+                Ms.front(), Ms[Ms.size() / 2], Sum / Ms.size(), Ms.back());
+}
 
-  vkDestroyFence(Dev, Fence, nullptr);
-  if (Queries)
-    vkDestroyQueryPool(Dev, Queries, nullptr);
-  vkDestroyCommandPool(Dev, CmdPool, nullptr);
-  vkDestroyPipeline(Dev, Pipeline, nullptr);
-  vkDestroyShaderModule(Dev, Module, nullptr);
-  vkDestroyDescriptorPool(Dev, Pool, nullptr);
-  vkDestroyPipelineLayout(Dev, PipeLayout, nullptr);
-  vkDestroyDescriptorSetLayout(Dev, SetLayout, nullptr);
-  return Status;
+int runJob(Context &C, const Options &O) {
+  Job Jb = loadJob(O.JobPath);
+  if (O.ShaderOverride)
+    Jb.Shader = *O.ShaderOverride;
+  if (O.GroupsOverride)
+    for (size_t I = 0; I < 3; ++I)
+      Jb.Groups[I] = I < O.GroupsOverride->size() ? (*O.GroupsOverride)[I] : 1;
+  if (Jb.Shader.empty())
+    fail(ExitUsage, "no shader: give 'shader' in the job or --shader");
+
+  const ShaderModule Shader = loadShader(Jb);
+  createDeviceFor(C, O, Jb, Shader);
+  JobMemory Mem(C, Jb);
+  const JobPipeline Pipeline(C.Device, Jb, Mem, Shader);
+  Submission Sub(C);
+  Sub.record(Jb, Mem, Pipeline);
+
+  std::vector<double> GpuMs;
+  IdenticalCheck Check;
+  for (uint32_t Run = 1; Run <= O.Repeat; ++Run) {
+    if (const std::optional<double> Ms = Sub.run(Run, O.TimeoutS)) {
+      GpuMs.push_back(*Ms);
+      if (O.Repeat > 1 && !O.Quiet)
+        std::printf("run %u: gpu %.4f ms\n", Run, *Ms);
+    }
+    if (O.CheckIdentical)
+      Check.compare(Run, Jb, Mem);
+  }
+  writeOutputs(O, Jb, Mem);
+  printTimes(GpuMs);
+  if (O.CheckIdentical)
+    Check.print(O.Repeat);
+  return Check.Status;
 }
 
 //===----------------------------------------------------------------------===//
