@@ -489,6 +489,18 @@ private:
   void submitAndWait(VkCommandBuffer Cmd, uint64_t TaskId, int Run);
   uint32_t settle(VkCommandBuffer Cmd, uint64_t TaskId);
   void progress(size_t Index, const json &R);
+  /// The task's module, checked; false with R's status and message set.
+  bool loadTaskModule(const Task &T, const Variant &V, json &R, std::vector<uint32_t> &Words);
+  VkPipeline createPipeline(const std::vector<uint32_t> &Words, VkShaderModule &Module);
+  /// Records the task's command buffer.
+  void recordTask(const Task &T, const Variant &V, VkPipeline Pipeline);
+  /// Settles, runs the warm-up and timed runs, checks each run's memory,
+  /// and fills R's status and figures.
+  void measure(const Task &T, const Variant &V, json &R);
+  /// The addresses whose memory after run \p Run differs from the
+  /// reference; the first difference of the task goes to \p FirstWrong.
+  uint64_t wrongAddresses(const Task &T, const Variant &V, uint32_t Run,
+                          std::string &FirstWrong) const;
 
   Gpu &G;
   const Plan &P;
@@ -679,42 +691,33 @@ void Bench::prepareCell(const Task &T) {
   vkUpdateDescriptorSets(G.Device, 3, W, 0, nullptr);
 }
 
-void Bench::runTask(size_t Index) {
-  const Task &T = P.Tasks[Index];
-  const Variant &V = P.Variants.at(T.VariantName);
-  json R = {{"event", "result"}, {"task", T.Id}};
-  Out.write({{"event", "start"}, {"task", T.Id}});
-
+bool Bench::loadTaskModule(const Task &T, const Variant &V, json &R,
+                           std::vector<uint32_t> &Words) {
   const std::string Key = moduleKey(T.Width, T.Used);
-  auto It = V.Modules.find(Key);
+  const auto It = V.Modules.find(Key);
   if (It == V.Modules.end()) {
     R["status"] = "error";
     R["message"] = "variant '" + V.Name + "' has no " + Key + " module";
-    Out.write(R);
-    progress(Index, R);
-    return;
+    return false;
   }
-  const std::vector<uint32_t> Words = readModule(It->second);
+  Words = readModule(It->second);
   vkrun::SpirvInfo Info;
   std::string Err;
   if (!vkrun::analyzeSpirv(Words, Info, Err)) {
     R["status"] = "error";
     R["message"] = It->second + ": " + Err;
-    Out.write(R);
-    progress(Index, R);
-    return;
+    return false;
   }
   const std::string Missing = missingFeatures(Info, G.Supported);
   if (!Missing.empty()) {
     R["status"] = "unsupported";
     R["message"] = "the device lacks " + Missing;
-    Out.write(R);
-    progress(Index, R);
-    return;
+    return false;
   }
-  prepareCell(T);
+  return true;
+}
 
-  VkShaderModule Module;
+VkPipeline Bench::createPipeline(const std::vector<uint32_t> &Words, VkShaderModule &Module) {
   VkShaderModuleCreateInfo SM{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   SM.codeSize = Words.size() * 4;
   SM.pCode = Words.data();
@@ -728,16 +731,17 @@ void Bench::runTask(size_t Index) {
   if (G.HasStatistics)
     CI.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline Pipeline;
-  VK_CHECK(vkCreateComputePipelines(G.Device, VK_NULL_HANDLE, 1, &CI, nullptr,
-                                    &Pipeline));
-  R["shader_stats"] = G.statistics(Pipeline);
+  VK_CHECK(vkCreateComputePipelines(G.Device, VK_NULL_HANDLE, 1, &CI, nullptr, &Pipeline));
+  return Pipeline;
+}
 
-  // The destination's initial image: -inf, or U(-inf) for encoded memory.
-  const unsigned W = T.Width;
-  const size_t Bytes = W / 8;
-  uint64_t Init = negativeInfinity(W);
+// The destination's initial image (-inf, or U(-inf) for encoded memory) is
+// copied in before the timed dispatch, and the memory out after it.
+void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline) {
+  const size_t Bytes = T.Width / 8;
+  uint64_t Init = negativeInfinity(T.Width);
   if (V.Encoded)
-    Init = fatomic::toOrdered(Init, W);
+    Init = fatomic::toOrdered(Init, T.Width);
   auto *Up = static_cast<uint8_t *>(Upload.Mapped);
   for (uint32_t A = 0; A < T.Addrs; ++A)
     std::memcpy(Up + A * Bytes, &Init, Bytes);
@@ -752,12 +756,34 @@ void Bench::runTask(size_t Index) {
   vkCmdCopyBuffer(Cmd, Upload.Handle, Dst.Handle, 1, &In);
   // Timed as fatomic-vkrun times.
   fatomic::vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries,
-                          P.Invocations / P.LocalSize, 1, 1);
+                                   P.Invocations / P.LocalSize, 1, 1);
   VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
   fatomic::vk::recordHostReadBarrier(Cmd);
   VK_CHECK(vkEndCommandBuffer(Cmd));
+}
 
+uint64_t Bench::wrongAddresses(const Task &T, const Variant &V, uint32_t Run,
+                               std::string &FirstWrong) const {
+  const size_t Bytes = T.Width / 8;
+  const auto *Got = static_cast<const uint8_t *>(Readback.Mapped);
+  uint64_t Wrong = 0;
+  for (uint32_t A = 0; A < T.Addrs; ++A) {
+    uint64_t Bits = 0;
+    std::memcpy(&Bits, Got + A * Bytes, Bytes);
+    if (V.Encoded)
+      Bits = fatomic::fromOrdered(Bits, T.Width);
+    if (Bits == Expected[A])
+      continue;
+    if (FirstWrong.empty())
+      FirstWrong = "run " + std::to_string(Run) + ": address " + std::to_string(A) + " holds " +
+                   hex(Bits, T.Width) + ", reference " + hex(Expected[A], T.Width);
+    ++Wrong;
+  }
+  return Wrong;
+}
+
+void Bench::measure(const Task &T, const Variant &V, json &R) {
   const uint32_t SettleRuns = settle(Cmd, T.Id);
   std::vector<double> Ms, WarmupMs;
   uint32_t WrongRuns = 0;
@@ -765,37 +791,16 @@ void Bench::runTask(size_t Index) {
   std::string FirstWrong;
   const uint32_t Runs = P.Warmup + P.Repeat;
   for (uint32_t Run = 0; Run < Runs; ++Run) {
-    std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * Bytes);
+    std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * (T.Width / 8));
     submitAndWait(Cmd, T.Id, static_cast<int>(Run));
-    std::optional<double> Time;
     if (Queries)
-      Time = G.elapsedMs(Queries);
+      (Run < P.Warmup ? WarmupMs : Ms).push_back(G.elapsedMs(Queries));
     // Every run's final memory against the reference.
-    uint64_t Wrong = 0;
-    const auto *Got = static_cast<const uint8_t *>(Readback.Mapped);
-    for (uint32_t A = 0; A < T.Addrs; ++A) {
-      uint64_t Bits = 0;
-      std::memcpy(&Bits, Got + A * Bytes, Bytes);
-      if (V.Encoded)
-        Bits = fatomic::fromOrdered(Bits, W);
-      if (Bits != Expected[A]) {
-        if (!Wrong && FirstWrong.empty())
-          FirstWrong = "run " + std::to_string(Run) + ": address " +
-                       std::to_string(A) + " holds " + hex(Bits, W) +
-                       ", reference " + hex(Expected[A], W);
-        ++Wrong;
-      }
-    }
-    if (Wrong) {
+    if (const uint64_t Wrong = wrongAddresses(T, V, Run, FirstWrong)) {
       ++WrongRuns;
       WrongAddrs = std::max(WrongAddrs, Wrong);
     }
-    if (Time)
-      (Run < P.Warmup ? WarmupMs : Ms).push_back(*Time);
   }
-  vkDestroyPipeline(G.Device, Pipeline, nullptr);
-  vkDestroyShaderModule(G.Device, Module, nullptr);
-
   R["status"] = WrongRuns ? "wrong" : "ok";
   R["ms"] = Ms;
   R["warmup_ms"] = WarmupMs;
@@ -803,13 +808,26 @@ void Bench::runTask(size_t Index) {
   R["wrong_runs"] = WrongRuns;
   R["wrong_addrs"] = WrongAddrs;
   R["settle_runs"] = SettleRuns;
-  if (!Ms.empty())
-    R["median_ms"] = median(Ms);
-  else
-    R["median_ms"] = nullptr;
-  R["message"] = WrongRuns ? FirstWrong
-                 : Ms.empty() ? "no timestamps on this queue"
-                              : "";
+  R["median_ms"] = Ms.empty() ? json(nullptr) : json(median(Ms));
+  R["message"] = WrongRuns ? FirstWrong : Ms.empty() ? "no timestamps on this queue" : "";
+}
+
+void Bench::runTask(size_t Index) {
+  const Task &T = P.Tasks[Index];
+  const Variant &V = P.Variants.at(T.VariantName);
+  json R = {{"event", "result"}, {"task", T.Id}};
+  Out.write({{"event", "start"}, {"task", T.Id}});
+  std::vector<uint32_t> Words;
+  if (loadTaskModule(T, V, R, Words)) {
+    prepareCell(T);
+    VkShaderModule Module;
+    const VkPipeline Pipeline = createPipeline(Words, Module);
+    R["shader_stats"] = G.statistics(Pipeline);
+    recordTask(T, V, Pipeline);
+    measure(T, V, R);
+    vkDestroyPipeline(G.Device, Pipeline, nullptr);
+    vkDestroyShaderModule(G.Device, Module, nullptr);
+  }
   Out.write(R);
   progress(Index, R);
 }
