@@ -105,98 +105,119 @@ bool lower(std::vector<uint32_t> &Words, const fatomic::LoweringOptions &Options
   return Status != fatomic::PassStatus::Failure;
 }
 
-} // namespace
-
-int main(int Argc, char **Argv) {
+struct CommandLine {
   std::optional<std::string> ProfilePath;
   std::string OptionText, NativeText;
-  std::vector<std::string> Files;
+  std::vector<std::string> Files; ///< the shader and the output
+};
+
+bool parseCommandLine(int Argc, char **Argv, CommandLine &L) {
   for (int I = 1; I < Argc; ++I) {
     std::string Arg = Argv[I];
-    if (Arg.rfind("--profile=", 0) == 0)
-      ProfilePath = Arg.substr(10);
-    else if (Arg.rfind("--options=", 0) == 0)
-      OptionText = Arg.substr(10);
-    else if (Arg.rfind("--native=", 0) == 0)
-      NativeText = Arg.substr(9);
-    else if (!Arg.empty() && Arg[0] == '-') {
+    if (Arg.rfind("--profile=", 0) == 0) {
+      L.ProfilePath = Arg.substr(10);
+    } else if (Arg.rfind("--options=", 0) == 0) {
+      L.OptionText = Arg.substr(10);
+    } else if (Arg.rfind("--native=", 0) == 0) {
+      L.NativeText = Arg.substr(9);
+    } else if (!Arg.empty() && Arg[0] == '-') {
       std::cerr << "error: unknown option '" << Arg << "'\n";
-      return 1;
-    } else
-      Files.push_back(Arg);
+      return false;
+    } else {
+      L.Files.push_back(Arg);
+    }
   }
-  if (Files.size() != 2) {
+  if (L.Files.size() != 2) {
     std::cerr << "usage: fatomic-engine-example [--profile=FILE] "
                  "[--native=F1+F2...] [--options=OPTIONS] <shader.comp> "
                  "<out.spv>\n";
-    return 1;
+    return false;
   }
+  return true;
+}
 
-  // The device: a profile from the machine, and/or named features.
+/// The device (a profile from the machine, and/or named features) and the
+/// lowering's options.
+bool targetAndOptions(const CommandLine &L, fatomic::TargetModel &Target,
+                      fatomic::LoweringOptions &Options) {
   std::string Error;
-  fatomic::TargetModel Target;
-  if (ProfilePath) {
-    std::optional<fatomic::TargetModel> Profile =
-        fatomic::loadProfileFile(*ProfilePath, Error);
+  if (L.ProfilePath) {
+    std::optional<fatomic::TargetModel> Profile = fatomic::loadProfileFile(*L.ProfilePath, Error);
     if (!Profile) {
       std::cerr << "error: " << Error << '\n';
-      return 1;
+      return false;
     }
     Target = std::move(*Profile);
   }
-  if (!NativeText.empty())
-    OptionText += (OptionText.empty() ? "native=" : ",native=") + NativeText;
-  std::optional<fatomic::LoweringOptions> Options =
-      fatomic::parseOptions(OptionText, Error);
-  if (!Options) {
+  std::string Text = L.OptionText;
+  if (!L.NativeText.empty())
+    Text += (Text.empty() ? "native=" : ",native=") + L.NativeText;
+  std::optional<fatomic::LoweringOptions> Parsed = fatomic::parseOptions(Text, Error);
+  if (!Parsed) {
     std::cerr << "error: " << Error << '\n';
-    return 1;
+    return false;
   }
+  Options = *Parsed;
+  return true;
+}
 
+/// Steps 3 and 4: the engine's own optimization, then validation before the
+/// module goes to the driver.
+bool optimizeAndValidate(std::vector<uint32_t> &Words) {
+  spvtools::Optimizer Opt(Env);
+  Opt.SetMessageConsumer(printMessage);
+  Opt.RegisterPerformancePasses();
+  if (!Opt.Run(Words.data(), Words.size(), &Words))
+    return false;
+  std::cout << "spvtools::Optimizer: " << Words.size() << " words\n";
+  spvtools::SpirvTools Tools(Env);
+  Tools.SetMessageConsumer(printMessage);
+  if (!Tools.Validate(Words)) {
+    std::cerr << "error: the result is not valid SPIR-V for Vulkan 1.2\n";
+    return false;
+  }
+  std::cout << "spirv-val: valid for Vulkan 1.2\n";
+  return true;
+}
+
+bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words) {
+  std::ofstream Out(Path, std::ios::binary);
+  Out.write(reinterpret_cast<const char *>(Words.data()),
+            std::streamsize(Words.size() * sizeof(uint32_t)));
+  Out.close();
+  if (!Out) {
+    std::remove(Path.c_str());
+    std::cerr << "error: cannot write '" << Path << "'\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CommandLine L;
+  fatomic::TargetModel Target;
+  fatomic::LoweringOptions Options;
+  if (!parseCommandLine(Argc, Argv, L) || !targetAndOptions(L, Target, Options))
+    return 1;
   std::string Source;
-  if (!readFile(Files[0], Source)) {
-    std::cerr << "error: cannot read '" << Files[0] << "'\n";
+  if (!readFile(L.Files[0], Source)) {
+    std::cerr << "error: cannot read '" << L.Files[0] << "'\n";
     return 1;
   }
 
   glslang::InitializeProcess();
   std::vector<uint32_t> Words;
-  const bool Compiled = compileGlsl(Source, Files[0], Words);
+  const bool Compiled = compileGlsl(Source, L.Files[0], Words);
   glslang::FinalizeProcess();
   if (!Compiled)
     return 1;
   std::cout << "glslang: " << Words.size() << " words\n";
 
   unsigned Lowered = 0;
-  if (!lower(Words, *Options, Target, Lowered))
+  if (!lower(Words, Options, Target, Lowered))
     return 1;
   std::cout << "fatomic: lowered " << Lowered << " float atomic min/max\n";
-
-  // Step 3: the engine's own optimization.
-  spvtools::Optimizer Opt(Env);
-  Opt.SetMessageConsumer(printMessage);
-  Opt.RegisterPerformancePasses();
-  if (!Opt.Run(Words.data(), Words.size(), &Words))
-    return 1;
-  std::cout << "spvtools::Optimizer: " << Words.size() << " words\n";
-
-  // Step 4: validate before handing it to the driver.
-  spvtools::SpirvTools Tools(Env);
-  Tools.SetMessageConsumer(printMessage);
-  if (!Tools.Validate(Words)) {
-    std::cerr << "error: the result is not valid SPIR-V for Vulkan 1.2\n";
-    return 1;
-  }
-  std::cout << "spirv-val: valid for Vulkan 1.2\n";
-
-  std::ofstream Out(Files[1], std::ios::binary);
-  Out.write(reinterpret_cast<const char *>(Words.data()),
-            std::streamsize(Words.size() * sizeof(uint32_t)));
-  Out.close();
-  if (!Out) {
-    std::remove(Files[1].c_str());
-    std::cerr << "error: cannot write '" << Files[1] << "'\n";
-    return 1;
-  }
-  return 0;
+  return optimizeAndValidate(Words) && writeModule(L.Files[1], Words) ? 0 : 1;
 }
