@@ -49,6 +49,30 @@ bool isBufferClass(StorageClass SC) {
   return SC == StorageClass::StorageBuffer || SC == StorageClass::Uniform;
 }
 
+// Malformed input (the pass reads modules that were never validated) may
+// name undefined ids or make types contain themselves: type walks check
+// each id's definition and stop after this many steps.
+constexpr unsigned MaxTypeSteps = 256;
+
+/// The pointee of pointer type \p Type; 0 when it is not one.
+uint32_t pointeeOf(const Module &M, uint32_t Type) {
+  return M.opOf(Type) == Op::OpTypePointer ? M.operand(M.def(Type), 1) : 0;
+}
+
+/// The element (or column, or component) type of an array, vector or
+/// matrix type; 0 for anything else.
+uint32_t elementOf(const Module &M, uint32_t Type) {
+  switch (M.opOf(Type)) {
+  case Op::OpTypeArray:
+  case Op::OpTypeRuntimeArray:
+  case Op::OpTypeVector:
+  case Op::OpTypeMatrix:
+    return M.operand(M.def(Type), 0);
+  default:
+    return 0;
+  }
+}
+
 } // namespace
 
 bool WriterAnalysis::nonSemanticSet(uint32_t Set) const {
@@ -197,8 +221,8 @@ bool WriterAnalysis::blockInWorkgroup() const {
     const Inst &I = M.inst(R);
     if (I.Opcode != Op::OpVariable || StorageClass(M.operand(R, 0)) != StorageClass::Workgroup)
       continue;
-    const uint32_t Pointee = M.operand(M.def(I.TypeId), 1);
-    if (M.hasDecoration(Pointee, spv::Decoration::Block))
+    const uint32_t Pointee = pointeeOf(M, I.TypeId);
+    if (Pointee && M.hasDecoration(Pointee, spv::Decoration::Block))
       return true;
   }
   return false;
@@ -209,13 +233,16 @@ bool WriterAnalysis::writableTexelBuffer(uint32_t Var) const {
   if (StorageClass(M.operand(D, 0)) != StorageClass::UniformConstant ||
       M.hasDecoration(Var, spv::Decoration::NonWritable))
     return false;
-  uint32_t T = M.operand(M.def(M.inst(D).TypeId), 1);
-  while (M.inst(M.def(T)).Opcode == Op::OpTypeArray ||
-         M.inst(M.def(T)).Opcode == Op::OpTypeRuntimeArray)
-    T = M.operand(M.def(T), 0);
+  uint32_t T = pointeeOf(M, M.inst(D).TypeId);
+  for (unsigned Step = 0; Step < MaxTypeSteps && (M.opOf(T) == Op::OpTypeArray ||
+                                                 M.opOf(T) == Op::OpTypeRuntimeArray);
+       ++Step)
+    T = elementOf(M, T);
+  if (M.opOf(T) != Op::OpTypeImage)
+    return false;
   const InstRef Img = M.def(T);
   // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled (2: storage).
-  return M.inst(Img).Opcode == Op::OpTypeImage &&
+  return
          spv::Dim(M.operand(Img, 1)) == spv::Dim::Buffer && M.operand(Img, 5) != 1;
 }
 
@@ -256,8 +283,8 @@ bool WriterAnalysis::constantOf(uint32_t Id, uint64_t &V) const {
 bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
   if (A.Var != B.Var)
     return false;
-  uint32_t Type = M.operand(M.def(M.inst(M.def(A.Var)).TypeId), 1);
-  const size_t N = std::min(A.Path.size(), B.Path.size());
+  uint32_t Type = pointeeOf(M, M.inst(M.def(A.Var)).TypeId);
+  const size_t N = std::min({A.Path.size(), B.Path.size(), size_t{MaxTypeSteps}});
   size_t K = 0;
   if (descriptorArray(A.Var)) {
     // Two descriptors of an array may name the same buffer, or overlapping
@@ -266,11 +293,10 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
     if (N == 0 || (A.Path[0] != B.Path[0] &&
                    !(constantOf(A.Path[0], X) && constantOf(B.Path[0], Y) && X == Y)))
       return false;
-    Type = M.operand(M.def(Type), 0);
+    Type = elementOf(M, Type);
     K = 1;
   }
-  for (; K < N; ++K) {
-    const Op O = M.inst(M.def(Type)).Opcode;
+  for (; K < N && Type; ++K) {
     uint64_t X = 0, Y = 0;
     const bool Constants = constantOf(A.Path[K], X) && constantOf(B.Path[K], Y);
     if (Constants && X != Y)
@@ -280,16 +306,12 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
     // deeper part of this one.
     if (A.Path[K] != B.Path[K] && !(Constants && X == Y) && !Layout.elementsApart(Type))
       return false;
-    if (O == Op::OpTypeStruct) {
-      if (!Constants || X >= M.numOperands(M.def(Type)))
-        return false;
+    if (M.opOf(Type) != Op::OpTypeStruct)
+      Type = elementOf(M, Type);
+    else if (Constants && X < M.numOperands(M.def(Type)))
       Type = M.operand(M.def(Type), uint32_t(X));
-    } else if (O == Op::OpTypeArray || O == Op::OpTypeRuntimeArray ||
-               O == Op::OpTypeVector || O == Op::OpTypeMatrix) {
-      Type = M.operand(M.def(Type), 0);
-    } else {
+    else
       return false;
-    }
   }
   return false;
 }
@@ -298,7 +320,7 @@ bool WriterAnalysis::descriptorArray(uint32_t Var) const {
   const InstRef D = M.def(Var);
   if (!isBufferClass(StorageClass(M.operand(D, 0))))
     return false;
-  const Op Pointee = M.inst(M.def(M.operand(M.def(M.inst(D).TypeId), 1))).Opcode;
+  const Op Pointee = M.opOf(pointeeOf(M, M.inst(D).TypeId));
   return Pointee == Op::OpTypeArray || Pointee == Op::OpTypeRuntimeArray;
 }
 
@@ -318,27 +340,29 @@ bool ExplicitLayout::literal(uint32_t Id, spv::Decoration D, uint64_t &V,
   return false;
 }
 
-uint64_t ExplicitLayout::size(uint32_t Type) const {
+uint64_t ExplicitLayout::size(uint32_t Type, unsigned Depth) const {
+  const Op O = M.opOf(Type);
+  if (Depth > MaxTypeSteps || O == Op::OpNop)
+    return 0;
   const InstRef D = M.def(Type);
-  uint64_t V = 0, Stride = 0, Length = 0;
-  switch (M.inst(D).Opcode) {
+  uint64_t V = 0, Stride = 0;
+  switch (O) {
   case Op::OpTypeInt:
   case Op::OpTypeFloat:
     return M.operand(D, 0) / 8;
   case Op::OpTypeVector:
-    return M.operand(D, 1) * size(M.operand(D, 0));
+    return M.operand(D, 1) * size(M.operand(D, 0), Depth + 1);
   case Op::OpTypeArray: {
     const InstRef L = M.def(M.operand(D, 1));
-    if (!literal(Type, spv::Decoration::ArrayStride, Stride) ||
-        M.inst(L).Opcode != Op::OpConstant || size(M.operand(D, 0)) == 0)
+    if (!literal(Type, spv::Decoration::ArrayStride, Stride) || L == Module::NoInst ||
+        M.inst(L).Opcode != Op::OpConstant || size(M.operand(D, 0), Depth + 1) == 0)
       return 0;
-    Length = M.operand(L, 0);
-    return Length * Stride;
+    return uint64_t(M.operand(L, 0)) * Stride;
   }
   case Op::OpTypeStruct: {
     uint64_t End = 0;
     for (uint32_t K = 0; K < M.numOperands(D); ++K) {
-      const uint64_t Size = size(M.operand(D, K));
+      const uint64_t Size = size(M.operand(D, K), Depth + 1);
       if (Size == 0 || !literal(Type, spv::Decoration::Offset, V, K))
         return 0;
       End = std::max(End, V + Size);
@@ -351,16 +375,15 @@ uint64_t ExplicitLayout::size(uint32_t Type) const {
 }
 
 bool ExplicitLayout::elementsApart(uint32_t Type) const {
-  const InstRef D = M.def(Type);
   uint64_t Stride = 0;
-  switch (M.inst(D).Opcode) {
+  switch (M.opOf(Type)) {
   case Op::OpTypeVector:
     return true;
   case Op::OpTypeArray:
   case Op::OpTypeRuntimeArray: {
     if (!literal(Type, spv::Decoration::ArrayStride, Stride))
       return true;
-    const uint64_t Size = size(M.operand(D, 0));
+    const uint64_t Size = size(M.operand(M.def(Type), 0));
     return Size != 0 && Stride >= Size;
   }
   default:
@@ -369,9 +392,9 @@ bool ExplicitLayout::elementsApart(uint32_t Type) const {
 }
 
 bool ExplicitLayout::apart(uint32_t Type, uint64_t X, uint64_t Y) const {
-  const InstRef D = M.def(Type);
-  if (M.inst(D).Opcode != Op::OpTypeStruct)
+  if (M.opOf(Type) != Op::OpTypeStruct)
     return elementsApart(Type);
+  const InstRef D = M.def(Type);
   if (X >= M.numOperands(D) || Y >= M.numOperands(D))
     return false;
   uint64_t OffX = 0, OffY = 0;

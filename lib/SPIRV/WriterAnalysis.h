@@ -50,8 +50,9 @@ public:
 
 private:
   /// The size in bytes; 0 where unknown (runtime arrays, matrices, no
-  /// stride), which counts as reaching to the end of memory.
-  uint64_t size(uint32_t Type) const;
+  /// stride, malformed types), which counts as reaching to the end of
+  /// memory.
+  uint64_t size(uint32_t Type, unsigned Depth = 0) const;
   /// The literal of decoration \p D on \p Id (or on member \p Member of
   /// it when given).
   bool literal(uint32_t Id, spv::Decoration D, uint64_t &V, int64_t Member = -1) const;

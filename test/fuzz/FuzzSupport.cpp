@@ -161,8 +161,18 @@ bool validates(const std::vector<uint32_t> &Words) {
   // counts as invalid, and the pass may call it malformed.
   Module M;
   std::string Error;
-  return !M.parse(Words.data(), Words.size(), Error) ||
-         logicalPointerBitcast(M).empty();
+  if (!M.parse(Words.data(), Words.size(), Error))
+    return true;
+  if (!logicalPointerBitcast(M).empty())
+    return false;
+  // Nor does it hold a decoration that OpGroupMemberDecorate applies to
+  // the rules for members: a group that puts BufferBlock on a member passes,
+  // the same decoration written as OpMemberDecorate does not.  Such an input
+  // counts as invalid too (the pass writes groups out).
+  M.flattenDecorationGroups();
+  std::string Why;
+  return validatesIn(envFor(Words), M.emit(), &Why) ||
+         Why.find("cannot be applied to structure members") == std::string::npos;
 }
 
 PassStatus checkPass(const std::vector<uint32_t> &Words, bool InputValid) {
