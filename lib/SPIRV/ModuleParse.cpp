@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace fatomic::spirv {
@@ -71,6 +72,18 @@ struct ParseState {
     return SPV_SUCCESS;
   }
 
+  /// An instruction that stands only at module level (SPIR-V 2.4): one of
+  /// the layout sections before the globals, a type, a constant, or a
+  /// variable of a storage class other than Function.
+  bool moduleLevelOnly(InstRef R) const {
+    const Op O = M.inst(R).Opcode;
+    if (grammar::section(O) != Section::Global || grammar::isTypeDeclaration(O) ||
+        std::strcmp(grammar::className(O), "Constant-Creation") == 0)
+      return true;
+    return O == Op::OpVariable &&
+           spv::StorageClass(M.operand(R, 0)) != spv::StorageClass::Function;
+  }
+
   /// The OpLine/OpNoLine run that ends the globals gives the first
   /// function's position: it becomes that function's prelude.
   std::vector<InstRef> takeTrailingLines() {
@@ -123,6 +136,10 @@ struct ParseState {
     if (Fn || !M.Functions.empty()) {
       if (!Blk)
         return placeOutsideBlocks(R);
+      if (moduleLevelOnly(R)) {
+        Error = "module-level instruction in a function: " + M.describe(R);
+        return SPV_ERROR_INVALID_LAYOUT;
+      }
       Blk->Body.push_back(R);
       if (grammar::isBlockTerminator(O))
         Blk = nullptr;

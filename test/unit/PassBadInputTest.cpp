@@ -161,6 +161,23 @@ TEST(PassBadInput, CodeOutsideABlock) {
                  "instruction outside a block in a function: %14 = OpAccessChain");
 }
 
+TEST(PassBadInput, ConstantInAFunction) {
+  // The constant 2.0 moved into the entry block, after the OpLabel: a
+  // type or constant there would be invisible to the pass's type lookups.
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Label = find(W, spv::Op::OpLabel);
+  size_t Two = find(W, spv::Op::OpConstant);
+  for (int K = 0; K < 2; ++K) // past %uint_0 and %device
+    Two += W[Two] >> 16;
+  const uint32_t N = W[Two] >> 16;
+  const std::vector<uint32_t> Inst(W.begin() + Two, W.begin() + Two + N);
+  W.erase(W.begin() + Two, W.begin() + Two + N);
+  const size_t After = Label - N + (W[Label - N] >> 16);
+  W.insert(W.begin() + After, Inst.begin(), Inst.end());
+  expectRejected(W, FailureKind::InvalidModule,
+                 "module-level instruction in a function: %");
+}
+
 TEST(PassBadInput, GlobalAfterAFunction) {
   // The variable moved after the function.
   std::vector<uint32_t> W = assemble(BufferModule);
