@@ -115,6 +115,13 @@ struct ParseState {
 
   spv_result_t instruction(const spv_parsed_instruction_t &P) {
     const InstRef R = store(P);
+    if (const uint32_t Id = idAtOrAboveBound(R)) {
+      // An id the module does not define and that the pass could define
+      // later, changing what the instruction means.
+      Error = "id %" + std::to_string(Id) + " in " + M.describe(R) +
+              " is not below the id bound " + std::to_string(M.Bound);
+      return SPV_ERROR_INVALID_ID;
+    }
     if (P.result_id) {
       if (P.result_id >= M.Bound) {
         Error = "result id %" + std::to_string(P.result_id) +
@@ -191,6 +198,18 @@ struct ParseState {
   spv_result_t bad(const char *Message) {
     Error = Message;
     return SPV_ERROR_INVALID_LAYOUT;
+  }
+
+  /// The first id operand (result type included) of \p R at or above the
+  /// id bound; 0 when there is none.
+  uint32_t idAtOrAboveBound(InstRef R) const {
+    const Inst &I = M.inst(R);
+    if (I.TypeId >= M.Bound)
+      return I.TypeId;
+    for (uint32_t W = 0; W < I.Count; ++W)
+      if (M.isIdWord(R, W) && M.operand(R, W) >= M.Bound)
+        return M.operand(R, W);
+    return 0;
   }
 
   /// OpFunction, OpFunctionParameter, OpLabel and OpFunctionEnd: open and

@@ -203,6 +203,16 @@ TEST(PassBadInput, ResultIdNotBelowBound) {
   expectRejected(W, FailureKind::InvalidModule, "is not below the id bound");
 }
 
+TEST(PassBadInput, OperandIdAtOrAboveBound) {
+  // The atomic's value operand names an id past the bound, which nothing
+  // defines and which the pass's own new ids would define.
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t Atomic = find(W, spv::Op::OpAtomicFMaxEXT);
+  W[Atomic + 6] = W[3] + 3;
+  expectRejected(W, FailureKind::InvalidModule,
+                 "id %" + std::to_string(W[3] + 3) + " in %");
+}
+
 TEST(PassBadInput, ResultIdDefinedTwice) {
   std::vector<uint32_t> W = assemble(BufferModule);
   const size_t Var = find(W, spv::Op::OpVariable);
