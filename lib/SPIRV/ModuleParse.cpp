@@ -30,6 +30,10 @@ bool isIdOperand(spv_operand_type_t T) {
   }
 }
 
+bool knownWidth(uint32_t Width) {
+  return Width == 8 || Width == 16 || Width == 32 || Width == 64;
+}
+
 } // namespace
 
 /// State threaded through spvBinaryParse's callbacks.
@@ -131,6 +135,12 @@ struct ParseState {
       M.DefOf[P.result_id] = R;
     }
     const Op O = Op(P.opcode);
+    if ((O == Op::OpTypeInt || O == Op::OpTypeFloat) && !knownWidth(M.operand(R, 0))) {
+      // The pass sizes constants of these types by their width.
+      Error = M.describe(R) + " has width " + std::to_string(M.operand(R, 0)) +
+              ", not 8, 16, 32 or 64";
+      return SPV_ERROR_INVALID_DATA;
+    }
     switch (O) {
     case Op::OpFunction:
     case Op::OpFunctionParameter:

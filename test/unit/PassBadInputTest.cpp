@@ -213,6 +213,13 @@ TEST(PassBadInput, OperandIdAtOrAboveBound) {
                  "id %" + std::to_string(W[3] + 3) + " in %");
 }
 
+TEST(PassBadInput, IntegerOfAnOddWidth) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W[find(W, spv::Op::OpTypeInt) + 2] = 0xFF000040;
+  expectRejected(W, FailureKind::InvalidModule,
+                 "= OpTypeInt has width 4278190144, not 8, 16, 32 or 64");
+}
+
 TEST(PassBadInput, ResultIdDefinedTwice) {
   std::vector<uint32_t> W = assemble(BufferModule);
   const size_t Var = find(W, spv::Op::OpVariable);
