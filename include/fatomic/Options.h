@@ -3,7 +3,8 @@
 // One option string configures the lowering everywhere: the fatomic-opt flag
 // `--lower-float-atomic-minmax=OPTIONS`, the LLVM pass parameters
 // `lower-float-atomic-minmax<OPTIONS>` and the library API.  Items are
-// `key=value`, separated by ',' or ';':
+// `key=value`, separated by ',' or ';'; a key given twice takes its last
+// value:
 //
 //   nan=number|propagate|fast      NaN policy (default: follows the operation:
 //                                  number for FMin/FMax and fmin/fmax,

@@ -47,6 +47,15 @@ TEST(Options, AllKeysBothSeparators) {
   EXPECT_EQ(Again->str(), O->str());
 }
 
+TEST(Options, AKeyGivenTwiceTakesItsLastValue) {
+  // The Vulkan layer relies on it: its own writers=any comes first.
+  std::string Err;
+  auto O = parseOptions("writers=any,aggregate=subgroup;writers=module,aggregate=off", Err);
+  ASSERT_TRUE(O) << Err;
+  EXPECT_EQ(O->Writers, WriterScope::Module);
+  EXPECT_EQ(O->Aggregate, Aggregation::Off);
+}
+
 TEST(Options, ErrorsNameTheCulprit) {
   std::string Err;
   EXPECT_FALSE(parseOptions("nan=maybe", Err));

@@ -377,7 +377,8 @@ fatomic options:
                SPV_EXT_shader_atomic_float_min_max, are removed once no atomic
                needs them.  Runs at its place in the pass sequence; may be
                given more than once.  <options> is a list of key=value items
-               separated by ',' or ';', all optional:
+               separated by ',' or ';', all optional; a key given twice
+               takes its last value:
 
                nan=number|propagate|fast
                    What the lowered atomic does with NaN.
