@@ -231,10 +231,14 @@ bool isBlockTerminator(spv::Op O) { const OpcodeInfo *I = info(O); return I && I
 Section section(spv::Op O) { const OpcodeInfo *I = info(O); return I ? I->Sec : Section::Global; }
 
 std::vector<spv::Capability> impliedCapabilities(spv::Capability C) {
+  // The pairs are sorted by the implying capability.
+  const auto *First = std::begin(tables::ImpliedCapabilities);
+  const auto *Last = std::end(tables::ImpliedCapabilities);
+  First = std::lower_bound(First, Last, uint32_t(C),
+                           [](const uint32_t(&P)[2], uint32_t V) { return P[0] < V; });
   std::vector<spv::Capability> Out;
-  for (const auto &P : tables::ImpliedCapabilities)
-    if (P[0] == uint32_t(C))
-      Out.push_back(spv::Capability(P[1]));
+  for (; First != Last && (*First)[0] == uint32_t(C); ++First)
+    Out.push_back(spv::Capability((*First)[1]));
   return Out;
 }
 

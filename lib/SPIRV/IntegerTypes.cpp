@@ -183,15 +183,16 @@ bool isDebugOnlyUse(const Module &M, InstRef User, uint32_t Word) {
   const Inst &I = M.inst(User);
   if (I.Opcode != Op::OpExtInst || Word < 2)
     return false;
-  const InstRef Set = M.def(M.operand(User, 0));
-  if (Set == Module::NoInst || M.inst(Set).Opcode != Op::OpExtInstImport)
-    return false;
+  const uint32_t Set = M.operand(User, 0);
   // Non-semantic sets may be dropped without changing the module's meaning;
   // OpenCL.DebugInfo.100 is debug information only.  Their instructions keep
   // naming the variable, whose memory still holds the float bits that their
   // debug types describe.
-  const std::string Name = M.stringOperand(Set, 0);
-  return Name.rfind("NonSemantic.", 0) == 0 || Name == "OpenCL.DebugInfo.100";
+  if (M.isNonSemanticSet(Set))
+    return true;
+  const InstRef D = M.def(Set);
+  return D != Module::NoInst && M.inst(D).Opcode == Op::OpExtInstImport &&
+         M.stringOperand(D, 0) == "OpenCL.DebugInfo.100";
 }
 
 void moveGlobalToEnd(Module &M, InstRef VarDef) {

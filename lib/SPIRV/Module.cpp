@@ -505,6 +505,12 @@ std::string Module::nameOf(uint32_t Id) const {
   return {};
 }
 
+bool Module::isNonSemanticSet(uint32_t SetId) const {
+  const InstRef D = def(SetId);
+  return D != NoInst && Insts[D].Opcode == Op::OpExtInstImport &&
+         stringOperand(D, 0).rfind("NonSemantic.", 0) == 0;
+}
+
 std::string Module::describe(InstRef R) const {
   const Inst &I = Insts[R];
   std::string S;

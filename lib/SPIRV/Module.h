@@ -296,6 +296,9 @@ public:
   uint32_t scalarWidth(uint32_t TypeId) const;
   /// The OpName of \p Id, or "".
   std::string nameOf(uint32_t Id) const;
+  /// Whether \p SetId is an OpExtInstImport of a "NonSemantic." set, whose
+  /// instructions may be dropped without changing the module's meaning.
+  bool isNonSemanticSet(uint32_t SetId) const;
   /// "%12 (\"name\") = OpPhi" style description for diagnostics.
   std::string describe(InstRef R) const;
 

@@ -54,11 +54,7 @@ struct ParseState {
   bool isDebugOutsideBlocks(Op O, const uint32_t *Ops) const {
     if (O == Op::OpLine || O == Op::OpNoLine)
       return true;
-    if (O != Op::OpExtInst)
-      return false;
-    const InstRef Set = Ops[0] < M.Bound ? M.DefOf[Ops[0]] : Module::NoInst;
-    return Set != Module::NoInst && M.inst(Set).Opcode == Op::OpExtInstImport &&
-           M.stringOperand(Set, 0).rfind("NonSemantic.", 0) == 0;
+    return O == Op::OpExtInst && M.isNonSemanticSet(Ops[0]);
   }
 
   /// An instruction in or after the functions that is not in a block.
@@ -118,8 +114,9 @@ struct ParseState {
   }
 
   spv_result_t instruction(const spv_parsed_instruction_t &P) {
-    const InstRef R = store(P);
-    if (const uint32_t Id = idAtOrAboveBound(R)) {
+    uint32_t Id = 0;
+    const InstRef R = store(P, Id);
+    if (Id) {
       // An id the module does not define and that the pass could define
       // later, changing what the instruction means.
       Error = "id %" + std::to_string(Id) + " in " + M.describe(R) +
@@ -172,7 +169,9 @@ struct ParseState {
 
   /// Copies the instruction's operand words (those after the type and
   /// result ids) into the arena with their id mask; returns its reference.
-  InstRef store(const spv_parsed_instruction_t &P) {
+  /// \p AboveBound: the first id operand (result type included) at or
+  /// above the id bound, or 0.
+  InstRef store(const spv_parsed_instruction_t &P, uint32_t &AboveBound) {
     Inst I;
     I.Opcode = Op(P.opcode);
     I.TypeId = P.type_id;
@@ -183,12 +182,15 @@ struct ParseState {
     I.Begin = M.Arena.allocate(I.Count);
     std::copy(P.words + Skip, P.words + P.num_words, M.Arena.at(I.Begin));
     const InstRef R = InstRef(M.Insts.size());
+    AboveBound = P.type_id >= M.Bound ? P.type_id : 0;
     for (uint16_t K = 0; K < P.num_operands; ++K) {
       const spv_parsed_operand_t &Opd = P.operands[K];
       if (Opd.offset < Skip || !isIdOperand(Opd.type))
         continue;
       for (uint16_t W = 0; W < Opd.num_words; ++W) {
         const uint32_t Word = Opd.offset - Skip + W;
+        if (!AboveBound && P.words[Opd.offset + W] >= M.Bound)
+          AboveBound = P.words[Opd.offset + W];
         if (Word < 64) {
           I.IdMask |= uint64_t{1} << Word;
         } else {
@@ -208,18 +210,6 @@ struct ParseState {
   spv_result_t bad(const char *Message) {
     Error = Message;
     return SPV_ERROR_INVALID_LAYOUT;
-  }
-
-  /// The first id operand (result type included) of \p R at or above the
-  /// id bound; 0 when there is none.
-  uint32_t idAtOrAboveBound(InstRef R) const {
-    const Inst &I = M.inst(R);
-    if (I.TypeId >= M.Bound)
-      return I.TypeId;
-    for (uint32_t W = 0; W < I.Count; ++W)
-      if (M.isIdWord(R, W) && M.operand(R, W) >= M.Bound)
-        return M.operand(R, W);
-    return 0;
   }
 
   /// OpFunction, OpFunctionParameter, OpLabel and OpFunctionEnd: open and

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
 
 namespace fatomic::spirv {
@@ -443,24 +442,28 @@ namespace {
 /// where a search of the writes per site cost quadratic time.
 struct RootWrites {
   std::unordered_map<InstRef, size_t> IndexOf; ///< first write of each instruction
-  /// Per kind of lowered atomic (op and width): the writes of other kinds.
-  /// f32 and f64 atomics on the same bytes order different keys.
+  std::vector<const Site *> Lowered;           ///< per write: its lowered site, or null
+  /// Per kind of lowered atomic (op and width), made on first use: the
+  /// writes of other kinds.  f32 and f64 atomics on one address differ.
   std::map<std::pair<FloatOp, unsigned>, std::vector<size_t>> Foreign;
+
+  const std::vector<size_t> &foreign(const Site &S) {
+    auto [It, New] = Foreign.try_emplace({S.Op, S.Width});
+    if (New)
+      for (size_t K = 0; K < Lowered.size(); ++K)
+        if (!Lowered[K] || Lowered[K]->Add || Lowered[K]->Op != S.Op ||
+            Lowered[K]->Width != S.Width)
+          It->second.push_back(K);
+    return It->second;
+  }
 };
 
 RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
   RootWrites R;
-  std::set<std::pair<FloatOp, unsigned>> Kinds;
-  for (const Site &S : Plan.Sites)
-    if (!S.Add)
-      Kinds.emplace(S.Op, S.Width);
   for (size_t K = 0; K < W.Writes.size(); ++K) {
     R.IndexOf.try_emplace(W.Writes[K].Inst, K);
     const auto It = Plan.SiteOf.find(W.Writes[K].Inst);
-    const Site *Other = It == Plan.SiteOf.end() ? nullptr : &Plan.Sites[It->second];
-    for (const auto &Kind : Kinds)
-      if (!Other || Other->Add || Other->Op != Kind.first || Other->Width != Kind.second)
-        R.Foreign[Kind].push_back(K);
+    R.Lowered.push_back(It == Plan.SiteOf.end() ? nullptr : &Plan.Sites[It->second]);
   }
   return R;
 }
@@ -480,13 +483,11 @@ void SitePlanner::markExclusiveSites() {
     auto It = ByRoot.find(S.Root);
     if (It == ByRoot.end())
       It = ByRoot.emplace(S.Root, indexWrites(W, Plan)).first;
-    const RootWrites &R = It->second;
-    // Every write that is not a lowered atomic of the same op must be apart
+    RootWrites &R = It->second;
+    // Every write that is not a lowered atomic of the same kind must be apart
     // from the site's own (another member, another constant element).
     const auto Own = R.IndexOf.find(S.Atomic);
-    static const std::vector<size_t> None;
-    const auto F = R.Foreign.find({S.Op, S.Width});
-    const std::vector<size_t> &Foreign = F == R.Foreign.end() ? None : F->second;
+    const std::vector<size_t> &Foreign = R.foreign(S);
     S.Exclusive = W.Known && std::all_of(Foreign.begin(), Foreign.end(), [&](size_t K) {
       return Own != R.IndexOf.end() && Analysis.disjoint(W.Writes[Own->second], W.Writes[K]);
     });

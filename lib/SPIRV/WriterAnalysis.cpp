@@ -75,13 +75,6 @@ uint32_t elementOf(const Module &M, uint32_t Type) {
 
 } // namespace
 
-bool WriterAnalysis::nonSemanticSet(uint32_t Set) const {
-  const InstRef D = M.def(Set);
-  if (D == Module::NoInst || M.inst(D).Opcode != Op::OpExtInstImport)
-    return false;
-  return M.stringOperand(D, 0).rfind("NonSemantic.", 0) == 0;
-}
-
 WriterAnalysis::UseKind WriterAnalysis::classify(const Use &U) const {
   const Op O = M.inst(U.User).Opcode;
   switch (O) {
@@ -110,7 +103,7 @@ WriterAnalysis::UseKind WriterAnalysis::classify(const Use &U) const {
     return U.Word == 0 ? UseKind::Write : U.Word == 1 ? UseKind::Read : UseKind::Unknown;
   case Op::OpExtInst:
     // Debug information only names the variable.
-    return nonSemanticSet(M.operand(U.User, 0)) ? UseKind::Read : UseKind::Unknown;
+    return M.isNonSemanticSet(M.operand(U.User, 0)) ? UseKind::Read : UseKind::Unknown;
   default:
     return isAtomicWrite(O) && U.Word == 0 ? UseKind::Write : UseKind::Unknown;
   }
@@ -242,8 +235,7 @@ bool WriterAnalysis::writableTexelBuffer(uint32_t Var) const {
     return false;
   const InstRef Img = M.def(T);
   // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled (2: storage).
-  return
-         spv::Dim(M.operand(Img, 1)) == spv::Dim::Buffer && M.operand(Img, 5) != 1;
+  return spv::Dim(M.operand(Img, 1)) == spv::Dim::Buffer && M.operand(Img, 5) != 1;
 }
 
 const Writers &WriterAnalysis::writersOf(uint32_t Root) {

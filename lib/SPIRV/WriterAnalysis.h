@@ -89,7 +89,6 @@ private:
   /// pointer to follow, or unknown.
   enum class UseKind { Read, Write, Derive, Unknown };
   UseKind classify(const Use &U) const;
-  bool nonSemanticSet(uint32_t Set) const;
   bool bindingOf(uint32_t Var, uint32_t &Set, uint32_t &Binding) const;
   /// Whether a Workgroup variable holds a Block (an explicit layout, whose
   /// blocks all alias).

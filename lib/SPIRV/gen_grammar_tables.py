@@ -6,9 +6,10 @@ Owns the build-time translation of the machine-readable SPIR-V grammar
 spirv-headers installs) into C++ tables for lib/SPIRV/Grammar.cpp: per opcode
 its name, class, result type / result id, operands (kind and quantifier),
 logical-layout section, whether it ends a block and whether it declares a
-type; per capability the capabilities it implicitly declares; per operand kind its category, the enumerants that take parameters and
-their parameter kinds, and the bases of composite kinds; per extended
-instruction set the operands of each instruction.
+type; per capability the capabilities it implicitly declares (sorted); per
+operand kind its category, the enumerants that take parameters and their
+parameter kinds, and the bases of composite kinds; per extended instruction
+set the operands of each instruction.
 
 Run by CMake (lib/SPIRV/CMakeLists.txt); the output lives in the build tree
 and is never committed.

@@ -7,6 +7,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -169,6 +170,11 @@ bool validates(const std::vector<uint32_t> &Words) {
   // the rules for members: a group that puts BufferBlock on a member passes,
   // the same decoration written as OpMemberDecorate does not.  Such an input
   // counts as invalid too (the pass writes groups out).
+  const std::vector<InstRef> &Notes = M.section(Section::Annotation);
+  if (std::none_of(Notes.begin(), Notes.end(), [&](InstRef R) {
+        return M.inst(R).Opcode == Op::OpGroupMemberDecorate;
+      }))
+    return true;
   M.flattenDecorationGroups();
   std::string Why;
   return validatesIn(envFor(Words), M.emit(), &Why) ||

@@ -100,6 +100,16 @@ size_t find(const std::vector<uint32_t> &W, spv::Op Opcode) {
   return 0;
 }
 
+/// Moves the instruction at word \p From so that it stands before word
+/// \p To (both indices into the words before the move).
+void moveInstruction(std::vector<uint32_t> &W, size_t From, size_t To) {
+  const size_t End = From + (W[From] >> 16);
+  if (To < From)
+    std::rotate(W.begin() + To, W.begin() + From, W.begin() + End);
+  else
+    std::rotate(W.begin() + From, W.begin() + End, W.begin() + To);
+}
+
 TEST(PassBadInput, GoodModuleLowers) {
   const Result R = lower(assemble(BufferModule));
   EXPECT_EQ(R.Status, PassStatus::SuccessWithChange);
@@ -154,9 +164,7 @@ TEST(PassBadInput, CodeOutsideABlock) {
   // instructions may stand there.  (%14 is %pf: the assembler numbers the
   // names, and nothing here carries OpName.)
   std::vector<uint32_t> W = assemble(BufferModule);
-  const size_t Label = find(W, spv::Op::OpLabel);
-  const size_t Chain = find(W, spv::Op::OpAccessChain);
-  std::rotate(W.begin() + Label, W.begin() + Chain, W.begin() + Chain + (W[Chain] >> 16));
+  moveInstruction(W, find(W, spv::Op::OpAccessChain), find(W, spv::Op::OpLabel));
   expectRejected(W, FailureKind::InvalidModule,
                  "instruction outside a block in a function: %14 = OpAccessChain");
 }
@@ -169,11 +177,7 @@ TEST(PassBadInput, ConstantInAFunction) {
   size_t Two = find(W, spv::Op::OpConstant);
   for (int K = 0; K < 2; ++K) // past %uint_0 and %device
     Two += W[Two] >> 16;
-  const uint32_t N = W[Two] >> 16;
-  const std::vector<uint32_t> Inst(W.begin() + Two, W.begin() + Two + N);
-  W.erase(W.begin() + Two, W.begin() + Two + N);
-  const size_t After = Label - N + (W[Label - N] >> 16);
-  W.insert(W.begin() + After, Inst.begin(), Inst.end());
+  moveInstruction(W, Two, Label + (W[Label] >> 16));
   expectRejected(W, FailureKind::InvalidModule,
                  "module-level instruction in a function: %");
 }
@@ -181,9 +185,7 @@ TEST(PassBadInput, ConstantInAFunction) {
 TEST(PassBadInput, GlobalAfterAFunction) {
   // The variable moved after the function.
   std::vector<uint32_t> W = assemble(BufferModule);
-  const size_t Var = find(W, spv::Op::OpVariable);
-  const uint32_t N = W[Var] >> 16;
-  std::rotate(W.begin() + Var, W.begin() + Var + N, W.end());
+  moveInstruction(W, find(W, spv::Op::OpVariable), W.size());
   // The constants after it are now after the function too; the first of
   // them is what the reader meets.
   expectRejected(W, FailureKind::InvalidModule, "instruction between or after functions");

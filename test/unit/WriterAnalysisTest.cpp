@@ -294,6 +294,15 @@ TEST(WriterAnalysis, StorageTexelBuffers) {
   EXPECT_FALSE(WA.writersOf(10).Known) << "texel buffer without a descriptor set";
 }
 
+/// The writers of variable \p Var are known and two, disjoint or not.
+void expectTwoWrites(const Analyzed &A, uint32_t Var, bool Disjoint, const char *What) {
+  WriterAnalysis WA(A.M);
+  const Writers &W = WA.writersOf(Var);
+  ASSERT_TRUE(W.Known) << What;
+  ASSERT_EQ(W.Writes.size(), 2u) << What;
+  EXPECT_EQ(WA.disjoint(W.Writes[0], W.Writes[1]), Disjoint) << What;
+}
+
 TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
   // %63: an array of two blocks (one descriptor each).  bufs[0] and
   // bufs[1] may be the same buffer; two members of one are apart.
@@ -316,12 +325,8 @@ TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
                         "%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n") +
                 C.Store + "\nOpStore %66 %32",
             Decos, "", Array);
-    ASSERT_FALSE(HasFatalFailure());
-    WriterAnalysis WA(A.M);
-    const Writers &W = WA.writersOf(63);
-    ASSERT_TRUE(W.Known) << C.What;
-    ASSERT_EQ(W.Writes.size(), 2u) << C.What;
-    EXPECT_EQ(WA.disjoint(W.Writes[0], W.Writes[1]), C.Disjoint) << C.What;
+    ASSERT_FALSE(HasFatalFailure()) << C.What;
+    expectTwoWrites(A, 63, C.Disjoint, C.What);
   }
 }
 
@@ -374,11 +379,7 @@ TEST(WriterAnalysis, OverlappingLayoutIsNotApart) {
                              "%94 = OpAccessChain %24 %81 " + C.StorePath + "\nOpStore %94 %32";
     analyze(A, Body, Decos, "", Globals);
     ASSERT_FALSE(HasFatalFailure()) << C.What;
-    WriterAnalysis WA(A.M);
-    const Writers &W = WA.writersOf(81);
-    ASSERT_TRUE(W.Known) << C.What;
-    ASSERT_EQ(W.Writes.size(), 2u) << C.What;
-    EXPECT_EQ(WA.disjoint(W.Writes[0], W.Writes[1]), C.Disjoint) << C.What;
+    expectTwoWrites(A, 81, C.Disjoint, C.What);
   }
 }
 

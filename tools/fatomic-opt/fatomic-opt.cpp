@@ -252,8 +252,10 @@ bool Driver::run(std::vector<uint32_t> &Words) {
   }
   // A valid input comes out valid or not at all: the result is validated
   // too, since a step (spirv-opt's passes on some debug-info shapes) may
-  // break a module without reporting it.
-  if (!Inv.SkipValidation && !Inv.Steps.empty() && !validate(Words)) {
+  // break a module without reporting it.  --validate-after-all has already
+  // validated it after the last pass.
+  if (!Inv.SkipValidation && !Inv.ValidateAfterAll && !Inv.Steps.empty() &&
+      !validate(Words)) {
     Diag.error("the result is not valid SPIR-V, so nothing is written; "
                "--validate-after-all names the pass that breaks it");
     return false;
