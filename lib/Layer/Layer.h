@@ -22,6 +22,8 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
+#include "ShaderObjectApi.h"
+
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -29,39 +31,6 @@
 #include <vector>
 
 #define FATOMIC_LAYER_NAME "VK_LAYER_FATOMIC_float_atomic_minmax"
-
-// VK_EXT_shader_object arrived in Vulkan headers 1.3.246; older headers
-// (Debian 12 has 1.3.239) get the few declarations the layer uses.
-#ifndef VK_EXT_shader_object
-#define FATOMIC_DECLARE_SHADER_OBJECT 1
-VK_DEFINE_NON_DISPATCHABLE_HANDLE(VkShaderEXT)
-typedef VkFlags VkShaderCreateFlagsEXT;
-typedef enum VkShaderCodeTypeEXT {
-  VK_SHADER_CODE_TYPE_BINARY_EXT = 0,
-  VK_SHADER_CODE_TYPE_SPIRV_EXT = 1,
-  VK_SHADER_CODE_TYPE_MAX_ENUM_EXT = 0x7FFFFFFF
-} VkShaderCodeTypeEXT;
-typedef struct VkShaderCreateInfoEXT {
-  VkStructureType sType;
-  const void *pNext;
-  VkShaderCreateFlagsEXT flags;
-  VkShaderStageFlagBits stage;
-  VkShaderStageFlags nextStage;
-  VkShaderCodeTypeEXT codeType;
-  size_t codeSize;
-  const void *pCode;
-  const char *pName;
-  uint32_t setLayoutCount;
-  const VkDescriptorSetLayout *pSetLayouts;
-  uint32_t pushConstantRangeCount;
-  const VkPushConstantRange *pPushConstantRanges;
-  const VkSpecializationInfo *pSpecializationInfo;
-} VkShaderCreateInfoEXT;
-typedef VkResult(VKAPI_PTR *PFN_vkCreateShadersEXT)(
-    VkDevice device, uint32_t createInfoCount,
-    const VkShaderCreateInfoEXT *pCreateInfos,
-    const VkAllocationCallbacks *pAllocator, VkShaderEXT *pShaders);
-#endif
 
 namespace fatomic::layer {
 

@@ -47,8 +47,14 @@ Modes:
                below it that hides VK_EXT_shader_atomic_float2 from the
                driver (test/layer/hide-float2: lavapipe made to look like
                NVIDIA's driver, which has no float min/max at all).
+               --shader-object runs each case as a compute shader object
+               (fatomic-vkrun --shader-object), so that the module reaches
+               the layer through vkCreateShadersEXT instead of
+               vkCreateShaderModule; skipped where the device has no
+               VK_EXT_shader_object (lavapipe 22.3).
 Exit status: 0 all passed, 1 a failure, 77 skipped (fatomic-opt not built for
-lowered/determinism, or no Vulkan device at all).
+lowered/determinism, no Vulkan device at all, or no shader objects for
+--shader-object).
 """
 
 import argparse
@@ -428,6 +434,7 @@ class Env(suite_common.SuiteEnv):
         self.features = {}
         self.layer_dir = os.path.abspath(args.layer_dir or os.path.join(self.build, "layer"))
         self.layer_options = args.layer_options
+        self.shader_object = args.shader_object
         m = re.search(r"(?:^|[,;])nan=(\w+)", args.layer_options)
         self.layer_policy = m.group(1) if m else "number"
         self.device = "?"
@@ -674,6 +681,8 @@ def run_case(env, c):
     cmd = [env.vkrun, "-q", "--timeout", "120", os.path.join(d, "job.json")]
     native = c.impl == "native"
     if c.impl == "layer":
+        if env.shader_object:
+            cmd.insert(1, "--shader-object")
         return run_layer_case(env, c, d, cmd, spv, parts)
     if not native:
         cmd.insert(1, "--no-float-atomics")
@@ -1128,6 +1137,9 @@ def main():
                          "VK_EXT_shader_atomic_float2 (a driver like NVIDIA's)")
     ap.add_argument("--layer-options", default="",
                     help="FATOMIC_LAYER_OPTIONS for the layer mode")
+    ap.add_argument("--shader-object", action="store_true",
+                    help="layer mode: run each case as a compute shader object "
+                         "(VK_EXT_shader_object), through the layer's vkCreateShadersEXT")
     ap.add_argument("--mode", choices=["native", "lowered", "determinism", "layer", "all"],
                     default="all")
     ap.add_argument("--jobs", type=int, default=2)
@@ -1138,6 +1150,8 @@ def main():
     ap.add_argument("--filter", help="only cases whose name contains this")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    if args.shader_object and args.mode != "layer":
+        ap.error("--shader-object goes with --mode layer")
     if args.hide_float2:
         os.environ["VK_ADD_LAYER_PATH"] = os.path.abspath(args.hide_float2)
         os.environ["VK_INSTANCE_LAYERS"] = "VK_LAYER_FATOMIC_test_hide_float2"
@@ -1175,6 +1189,9 @@ def main():
     for m in re.finditer(r"^\s+(\w+) = ([01])$", so, re.M):
         env.features[m.group(1)] = m.group(2) == "1"
     env.say(env.device)
+    if args.shader_object and not env.features.get("shaderObject"):
+        env.say("SKIP: --shader-object: the device has no VK_EXT_shader_object")
+        return SKIP
     env.say("native float min/max: " + ", ".join(
         f"{k}={int(v)}" for k, v in env.features.items() if k.endswith("AtomicMinMax")
         and "Float16" not in k and "sparse" not in k))

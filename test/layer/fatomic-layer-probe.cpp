@@ -1,6 +1,6 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [--pipeline] [MODULE.spv...]
+//   fatomic-layer-probe [--device N] [--pipeline | --shader-object] [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
 // every message as "debug-utils: MESSAGE", prints the device's float atomic
@@ -11,7 +11,12 @@
 // compute pipeline from each MODULE with no VkShaderModule: its
 // VkShaderModuleCreateInfo chained into the stage (VK_EXT_graphics_pipeline_
 // library, enabled where listed; the pipeline layout has storage buffers at
-// bindings 0-7 of set 0) and prints "MODULE: pipeline: RESULT".  Run it with
+// bindings 0-7 of set 0) and prints "MODULE: pipeline: RESULT".
+// --shader-object instead creates compute shader objects from all MODULEs in
+// one vkCreateShadersEXT call (VK_EXT_shader_object and dynamic rendering
+// enabled; exit 2 where the device lacks them) and prints
+// "vkCreateShadersEXT: RESULT", then "MODULE: shader object: created" or
+// "null" for each.  Run it with
 // the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
 // application sees.
 //
@@ -20,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShaderObjectApi.h"
 #include "VulkanContext.h"
 
 #include <vulkan/vulkan.h>
@@ -71,6 +77,9 @@ struct Probe {
   bool HasGpl = false;
   VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT Gpl{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
+  bool WantShaderObject = false; ///< --shader-object
+  VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
 
   ~Probe() {
     if (Device)
@@ -145,9 +154,23 @@ struct Probe {
       DeviceExtensions.push_back(VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME);
       DeviceExtensions.push_back(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
     }
+    bool HasShaderObject = WantShaderObject;
+    if (WantShaderObject)
+      for (const char *Name : {VK_EXT_SHADER_OBJECT_EXTENSION_NAME,
+                               VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME}) {
+        bool Listed = false;
+        for (const auto &E : Exts)
+          Listed |= std::strcmp(E.extensionName, Name) == 0;
+        std::printf("%s: %s\n", Name, Listed ? "listed" : "not listed");
+        if (Listed)
+          DeviceExtensions.push_back(Name);
+        HasShaderObject &= Listed;
+      }
     F1.pNext = &F2;
+    F2.pNext = HasShaderObject ? &ShaderObject : nullptr;
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
     vkGetPhysicalDeviceFeatures2(Phys, &F);
+    ShaderObject.pNext = nullptr;
 #define P(X) std::printf("  " #X " = %u\n", F2.X)
     P(shaderBufferFloat16AtomicMinMax);
     P(shaderBufferFloat32AtomicMinMax);
@@ -168,6 +191,10 @@ struct Probe {
     F1.pNext = &F2;
     F2.pNext = HasGpl ? &Gpl : nullptr;
     Gpl.graphicsPipelineLibrary = HasGpl;
+    if (WantShaderObject) {
+      ShaderObject.pNext = F2.pNext;
+      F2.pNext = &ShaderObject;
+    }
     VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
     CI.queueCreateInfoCount = 1;
     CI.pQueueCreateInfos = &Q;
@@ -226,6 +253,46 @@ struct Probe {
     return R == VK_SUCCESS;
   }
 
+  /// One vkCreateShadersEXT call for every module: all are created, or
+  /// none (each handle null).
+  bool createShaderObjects(const std::vector<const char *> &Paths) {
+    auto Create = reinterpret_cast<PFN_vkCreateShadersEXT>(
+        vkGetDeviceProcAddr(Device, "vkCreateShadersEXT"));
+    auto Destroy = reinterpret_cast<PFN_vkDestroyShaderEXT>(
+        vkGetDeviceProcAddr(Device, "vkDestroyShaderEXT"));
+    if (!Create || !Destroy) {
+      std::printf("vkCreateShadersEXT: not given by the device\n");
+      return false;
+    }
+    std::vector<std::vector<uint32_t>> Words(Paths.size());
+    std::vector<VkShaderCreateInfoEXT> Infos(Paths.size(),
+                                             {VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT});
+    for (size_t K = 0; K < Paths.size(); ++K) {
+      size_t Size;
+      if (!read(Paths[K], Words[K], Size))
+        return false;
+      Infos[K].stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      Infos[K].codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+      Infos[K].codeSize = Size;
+      Infos[K].pCode = Words[K].data();
+      Infos[K].pName = "main";
+    }
+    // Non-null, so that the output shows the layer nulling them.
+    std::vector<VkShaderEXT> Shaders(Paths.size());
+    for (VkShaderEXT &S : Shaders)
+      std::memset(&S, 0xff, sizeof S);
+    const VkResult R = Create(Device, static_cast<uint32_t>(Infos.size()), Infos.data(),
+                              nullptr, Shaders.data());
+    std::printf("vkCreateShadersEXT: %s\n", resultName(R));
+    for (size_t K = 0; K < Paths.size(); ++K) {
+      const bool Null = Shaders[K] == VK_NULL_HANDLE;
+      std::printf("%s: shader object: %s\n", Paths[K], Null ? "null" : "created");
+      if (R == VK_SUCCESS && !Null)
+        Destroy(Device, Shaders[K], nullptr);
+    }
+    return R == VK_SUCCESS;
+  }
+
   bool createModule(const char *Path) {
     std::vector<uint32_t> Words;
     size_t Size;
@@ -247,15 +314,18 @@ struct Probe {
 
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
-  bool Pipelines = false;
+  bool Pipelines = false, ShaderObjects = false;
   std::vector<const char *> Modules;
   for (int K = 1; K < Argc; ++K) {
     if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
       Index = static_cast<uint32_t>(std::atoi(Argv[++K]));
     else if (!std::strcmp(Argv[K], "--pipeline"))
       Pipelines = true;
-    else if (Argv[K][0] == '-') {
-      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--pipeline] [MODULE.spv...]\n");
+    else if (!std::strcmp(Argv[K], "--shader-object"))
+      ShaderObjects = true;
+    else if (Argv[K][0] == '-' || (Pipelines && ShaderObjects)) {
+      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--pipeline | "
+                           "--shader-object] [MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
@@ -269,11 +339,18 @@ int main(int Argc, char **Argv) {
     std::printf("no Vulkan device %u\n", Index);
     return 2;
   }
+  P.WantShaderObject = ShaderObjects;
   P.printFeatures();
+  if (ShaderObjects && !P.ShaderObject.shaderObject) {
+    std::printf("shader objects: not supported by the device\n");
+    return 2;
+  }
   if (VkResult R = P.createDevice(); R != VK_SUCCESS) {
     std::printf("vkCreateDevice: %s\n", resultName(R));
     return 2;
   }
+  if (ShaderObjects)
+    return P.createShaderObjects(Modules) ? 0 : 1;
   bool Ok = true;
   for (const char *M : Modules) {
     Ok &= P.createModule(M);

@@ -18,7 +18,11 @@
 #       On the GPU machine, from the repository root: uses build/layer-bundle,
 #       points the loader at the NVIDIA ICD when it finds no device by
 #       itself, prints the device's features without and with the layer, then
-#       runs the layer suite.  The log goes to FILE (default
+#       runs the layer suite; where the driver has VK_EXT_shader_object, it
+#       also checks vkCreateShadersEXT through the layer with
+#       fatomic-layer-probe (an f64 module lowered, a batch with an f16
+#       module failing whole).  Pass "-- --shader-object" to run the suite's
+#       cases as shader objects too.  The log goes to FILE (default
 #       $OUT/layer-nvidia.log when $OUT is set, else build/layer-nvidia.log);
 #       FILE's name with -detail added holds every command and its output.
 #       Exit status: the suite's (0 all passed, 1 failures, 77 skipped).
@@ -89,6 +93,43 @@ find_device() {
   return 0
 }
 
+# shader_object_checks DIR: vkCreateShadersEXT through the layer.  An f64
+# atomic min (which NVIDIA's driver lacks) is lowered: the dumped module
+# validates and keeps no float atomic; a batch of it and an f16 one (which
+# cannot be lowered) fails whole, every handle null, the message at the
+# application's messenger.  Prints "shader objects: N failed".
+shader_object_checks() {
+  local dir=$1 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out
+  mkdir -p "$dir/dump-f64" "$dir/dump-batch"
+  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f64.comp" \
+    -o "$dir/f64.spv" >/dev/null
+  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f16.comp" \
+    -o "$dir/f16.spv" >/dev/null
+  local layer=(env VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER)
+  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-f64" "$probe" --shader-object \
+    "$dir/f64.spv" 2>&1) || bad=$((bad + 1))
+  echo "$out"
+  grep -q "f64.spv: shader object: created" <<<"$out" || bad=$((bad + 1))
+  if [ -f "$dir/dump-f64/module-0.spv" ]; then
+    spirv-val --target-env vulkan1.2 "$dir/dump-f64/module-0.spv" &&
+      echo "the module handed the driver: spirv-val passed" || bad=$((bad + 1))
+    if spirv-dis "$dir/dump-f64/module-0.spv" | grep -E 'OpAtomicF(Min|Max)EXT'; then
+      bad=$((bad + 1))
+    else
+      echo "the module handed the driver: no float atomic min/max left"
+    fi
+  else
+    echo "the layer handed the driver no module"; bad=$((bad + 1))
+  fi
+  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-batch" "$probe" --shader-object \
+    "$dir/f64.spv" "$dir/f16.spv" 2>&1) && bad=$((bad + 1))
+  echo "$out"
+  grep -q "vkCreateShadersEXT: VK_ERROR_INITIALIZATION_FAILED" <<<"$out" || bad=$((bad + 1))
+  [ "$(grep -c 'shader object: null' <<<"$out")" = 2 ] || bad=$((bad + 1))
+  grep -q "debug-utils: vkCreateShadersEXT: .*cannot be lowered" <<<"$out" || bad=$((bad + 1))
+  echo "shader objects: $bad failed"
+}
+
 do_run() {
   gpu_run_args "$@"
   [ -x "$BUNDLE/bin/fatomic-vkrun" ] || die "no bundle in $BUNDLE: run '$0 bundle' first"
@@ -124,6 +165,15 @@ do_run() {
     "${extra[@]}" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
   set -e
+  if "$vkrun" --features 2>/dev/null | grep -q '^  shaderObject = 1$'; then
+    echo "== vkCreateShadersEXT through $LAYER" | tee -a "$log"
+    local so_dir
+    so_dir=$(mktemp -d)
+    shader_object_checks "$so_dir" 2>&1 | tee -a "$log"
+    grep -q '^shader objects: 0 failed$' "$log" || rc=1
+  else
+    echo "== no VK_EXT_shader_object: vkCreateShadersEXT not checked" | tee -a "$log"
+  fi
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"
 }

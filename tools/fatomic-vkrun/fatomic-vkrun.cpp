@@ -16,6 +16,11 @@
 // extensions out.  A module that needs a feature the device does not give is
 // refused (exit 3) unless --force.
 //
+// --shader-object runs the module as a compute shader object
+// (VK_EXT_shader_object: vkCreateShadersEXT, vkCmdBindShadersEXT) instead of
+// a compute pipeline, the path a Vulkan layer sees in vkCreateShadersEXT; a
+// device without shader objects is refused (exit 3).
+//
 // Exit status: 0 ok; 1 usage, job or file error; 2 no usable device or a
 // Vulkan call failed; 3 the module needs a feature the device lacks (or that
 // --no-float-atomics leaves disabled); 4 --check-identical found runs whose
@@ -23,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShaderObjectApi.h"
 #include "SpirvInfo.h"
 #include "VulkanContext.h"
 
@@ -567,6 +573,7 @@ struct Options {
   bool NoFloatAtomics = false;
   bool Force = false;
   bool CheckIdentical = false;
+  bool ShaderObject = false;
   bool Quiet = false;
   std::optional<uint32_t> DeviceIndex;
   uint32_t Repeat = 1;
@@ -588,6 +595,10 @@ bool hasExtension(const std::vector<VkExtensionProperties> &Exts,
 class Context : public vk::Context {
 public:
   bool HasF1 = false, HasF2 = false;
+  /// VK_EXT_shader_object listed, and its shaderObject feature.
+  bool HasShaderObject = false;
+  VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
   FeatureChain Supported;
   FeatureChain Enabled;
   bool FloatAtomicsEnabled = false;
@@ -610,6 +621,12 @@ public:
     HasF2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     Supported.link(HasF1, HasF2);
     vkGetPhysicalDeviceFeatures2(Phys, &Supported.Base);
+    HasShaderObject = hasExtension(Exts, VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
+    if (HasShaderObject) {
+      VkPhysicalDeviceFeatures2 F2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &ShaderObject};
+      vkGetPhysicalDeviceFeatures2(Phys, &F2);
+      ShaderObject.pNext = nullptr;
+    }
     if (Props.apiVersion >= VK_API_VERSION_1_2)
       Subgroup.pNext = &Driver;
     VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Subgroup};
@@ -642,6 +659,9 @@ public:
     Section(Group::Float2, "float atomics (VK_EXT_shader_atomic_float2):");
     Section(Group::Int64, "64-bit integer atomics:");
     Section(Group::Other, "other:");
+    std::printf("%s: %s\n  shaderObject = %u\n", VK_EXT_SHADER_OBJECT_EXTENSION_NAME,
+                HasShaderObject ? "yes" : "no",
+                HasShaderObject && ShaderObject.shaderObject ? 1u : 0u);
     if (TimestampBits)
       std::printf("timestamps: %u valid bits, period %g ns\n", TimestampBits,
                   static_cast<double>(Props.limits.timestampPeriod));
@@ -666,7 +686,7 @@ public:
   /// \p ExtraNeeds), creates the device, and returns the features the module
   /// needs but does not get (empty: all good).
   std::vector<Need> createDevice(const std::vector<Need> &Needs,
-                                 bool NoFloatAtomics, bool GroupOps) {
+                                 bool NoFloatAtomics, bool GroupOps, bool WithShaderObject) {
     Enabled.link(HasF1 && !NoFloatAtomics, HasF2 && !NoFloatAtomics);
     FloatAtomicsEnabled = !NoFloatAtomics && (HasF1 || HasF2);
     if (FloatAtomicsEnabled)
@@ -699,9 +719,30 @@ public:
       Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     if (FloatAtomicsEnabled && HasF2)
       Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+    if (WithShaderObject)
+      enableShaderObject(Exts);
 
     vk::Context::createDevice(&Enabled.Base, Exts);
     return Missing;
+  }
+
+private:
+  VkPhysicalDeviceShaderObjectFeaturesEXT EnabledShaderObject{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+
+  /// --shader-object: the extension and its feature, or exit 3.  The
+  /// extension needs dynamic rendering, core in Vulkan 1.3.
+  void enableShaderObject(std::vector<const char *> &Exts) {
+    if (!HasShaderObject || !ShaderObject.shaderObject)
+      fail(ExitUnsupported, std::string("--shader-object: the device has no ") +
+                                (HasShaderObject ? "shaderObject feature"
+                                                 : VK_EXT_SHADER_OBJECT_EXTENSION_NAME));
+    if (Props.apiVersion < VK_API_VERSION_1_3)
+      fail(ExitUnsupported, "--shader-object needs a Vulkan 1.3 device");
+    EnabledShaderObject.shaderObject = VK_TRUE;
+    EnabledShaderObject.pNext = Enabled.Base.pNext;
+    Enabled.Base.pNext = &EnabledShaderObject;
+    Exts.push_back(VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
   }
 };
 
@@ -840,7 +881,7 @@ void createDeviceFor(Context &C, const Options &O, const Job &Jb, const ShaderMo
   const bool GroupOps =
       S.Info.Capabilities.count(static_cast<uint32_t>(spv::Capability::GroupNonUniform)) != 0;
   const std::vector<Need> Missing =
-      C.createDevice(jobNeeds(Jb, S.Info), O.NoFloatAtomics, GroupOps);
+      C.createDevice(jobNeeds(Jb, S.Info), O.NoFloatAtomics, GroupOps, O.ShaderObject);
   if (!O.Quiet)
     std::printf("device: %s\n", C.deviceLine().c_str());
   if (!Missing.empty()) {
@@ -975,18 +1016,25 @@ void JobMemory::stage() {
 }
 
 /// Descriptor set 0 with every bound buffer and image, and the compute
-/// pipeline; destroyed with the object.
+/// pipeline or, with \p ShaderObject, the compute shader object; destroyed
+/// with the object.
 class JobPipeline {
 public:
-  JobPipeline(VkDevice Dev, const Job &Jb, JobMemory &Mem, const ShaderModule &S)
+  JobPipeline(VkDevice Dev, const Job &Jb, JobMemory &Mem, const ShaderModule &S,
+              bool ShaderObject)
       : Dev(Dev) {
     createLayouts(Jb);
     writeDescriptors(Jb, Mem);
-    createPipeline(S);
+    if (ShaderObject)
+      createShaderObject(S);
+    else
+      createPipeline(S);
   }
   JobPipeline(const JobPipeline &) = delete;
   JobPipeline &operator=(const JobPipeline &) = delete;
   ~JobPipeline() {
+    if (Shader)
+      DestroyShader(Dev, Shader, nullptr);
     vkDestroyPipeline(Dev, Pipeline, nullptr);
     vkDestroyShaderModule(Dev, Module, nullptr);
     vkDestroyDescriptorPool(Dev, Pool, nullptr);
@@ -997,11 +1045,16 @@ public:
   VkPipelineLayout Layout = VK_NULL_HANDLE;
   VkDescriptorSet Set = VK_NULL_HANDLE;
   VkPipeline Pipeline = VK_NULL_HANDLE;
+  VkShaderEXT Shader = VK_NULL_HANDLE; ///< instead of Pipeline
+  PFN_vkCmdBindShadersEXT BindShaders = nullptr;
 
 private:
   void createLayouts(const Job &Jb);
   void writeDescriptors(const Job &Jb, JobMemory &Mem);
   void createPipeline(const ShaderModule &S);
+  void createShaderObject(const ShaderModule &S);
+
+  PFN_vkDestroyShaderEXT DestroyShader = nullptr;
 
   VkDevice Dev;
   VkDescriptorSetLayout SetLayout = VK_NULL_HANDLE;
@@ -1093,6 +1146,27 @@ void JobPipeline::createPipeline(const ShaderModule &S) {
   VK_CHECK(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1, &CPI, nullptr, &Pipeline));
 }
 
+void JobPipeline::createShaderObject(const ShaderModule &S) {
+  auto Create = reinterpret_cast<PFN_vkCreateShadersEXT>(
+      vkGetDeviceProcAddr(Dev, "vkCreateShadersEXT"));
+  DestroyShader = reinterpret_cast<PFN_vkDestroyShaderEXT>(
+      vkGetDeviceProcAddr(Dev, "vkDestroyShaderEXT"));
+  BindShaders = reinterpret_cast<PFN_vkCmdBindShadersEXT>(
+      vkGetDeviceProcAddr(Dev, "vkCmdBindShadersEXT"));
+  if (!Create || !DestroyShader || !BindShaders)
+    fail(ExitVulkan, "the device with VK_EXT_shader_object enabled does not give "
+                     "vkCreateShadersEXT, vkDestroyShaderEXT and vkCmdBindShadersEXT");
+  VkShaderCreateInfoEXT SCI{VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT};
+  SCI.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  SCI.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+  SCI.codeSize = S.Words.size() * 4;
+  SCI.pCode = S.Words.data();
+  SCI.pName = S.Entry.c_str();
+  SCI.setLayoutCount = 1;
+  SCI.pSetLayouts = &SetLayout;
+  VK_CHECK(Create(Dev, 1, &SCI, nullptr, &Shader));
+}
+
 /// Copies each element's initial bytes from the staging buffer into its
 /// buffer or image (which ends in the GENERAL layout).
 void recordUploads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
@@ -1167,6 +1241,10 @@ public:
     if (Queries)
       vkCmdResetQueryPool(Cmd, Queries, 0, 2);
     recordUploads(Cmd, Jb, Mem);
+    if (P.Shader) {
+      const VkShaderStageFlagBits Stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      P.BindShaders(Cmd, 1, &Stage, &P.Shader);
+    }
     vk::recordTimedDispatch(Cmd, P.Pipeline, P.Layout, P.Set, Queries, Jb.Groups[0],
                             Jb.Groups[1], Jb.Groups[2]);
     recordDownloads(Cmd, Jb, Mem);
@@ -1296,7 +1374,7 @@ int runJob(Context &C, const Options &O) {
   const ShaderModule Shader = loadShader(Jb);
   createDeviceFor(C, O, Jb, Shader);
   JobMemory Mem(C, Jb);
-  const JobPipeline Pipeline(C.Device, Jb, Mem, Shader);
+  const JobPipeline Pipeline(C.Device, Jb, Mem, Shader, O.ShaderObject);
   Submission Sub(C);
   Sub.record(Jb, Mem, Pipeline);
 
@@ -1338,6 +1416,8 @@ const char *Usage =
     "  --force              run even if the module needs features the device\n"
     "                       does not give (the driver may then do anything)\n"
     "  --shader FILE        use this module instead of the job's 'shader'\n"
+    "  --shader-object      run it as a compute shader object (VK_EXT_shader_object)\n"
+    "                       instead of a compute pipeline; exit 3 without one\n"
     "  --groups X[,Y[,Z]]   override the job's workgroup counts\n"
     "  --out-dir DIR        resolve relative output paths against DIR (default:\n"
     "                       the job file's directory)\n"
@@ -1401,6 +1481,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.Force = true;
     } else if (A == "--check-identical") {
       O.CheckIdentical = true;
+    } else if (A == "--shader-object") {
+      O.ShaderObject = true;
     } else if (A == "-q" || A == "--quiet") {
       O.Quiet = true;
     } else if (A == "--device") {

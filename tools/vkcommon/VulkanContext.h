@@ -103,6 +103,8 @@ public:
 /// timestamps (where \p Queries is not null: the first is written once the
 /// copies before it are done, the second once the dispatch is), and a
 /// barrier from the shader's writes to the transfers that read them back.
+/// A null \p Pipeline binds none: the caller has bound a compute shader
+/// object (VK_EXT_shader_object).
 void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
                          VkPipelineLayout Layout, VkDescriptorSet Set,
                          VkQueryPool Queries, uint32_t X, uint32_t Y, uint32_t Z);
