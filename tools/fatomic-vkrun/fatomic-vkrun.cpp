@@ -23,8 +23,8 @@
 //
 // Exit status: 0 ok; 1 usage, job or file error; 2 no usable device or a
 // Vulkan call failed; 3 the module needs a feature the device lacks (or that
-// --no-float-atomics leaves disabled); 4 --check-identical found runs whose
-// outputs differ.
+// --no-float-atomics leaves disabled), or --shader-object on a device without
+// shader objects; 4 --check-identical found runs whose outputs differ.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1445,7 +1445,8 @@ const char *Usage =
     "  Relative paths are relative to the job file's directory.\n"
     "\n"
     "exit status: 0 ok, 1 usage/job/file error, 2 no device or Vulkan error,\n"
-    "  3 module needs a missing feature, 4 runs not identical\n";
+    "  3 module needs a missing feature (or --shader-object without shader\n"
+    "  objects), 4 runs not identical\n";
 
 uint32_t parseCount(const std::string &S, const char *Flag) {
   try {
