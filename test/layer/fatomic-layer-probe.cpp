@@ -130,6 +130,18 @@ struct Probe {
     return true;
   }
 
+  /// Prints whether the device lists extension \p Name, and enables it
+  /// where it does.
+  bool enableListed(const std::vector<VkExtensionProperties> &Exts, const char *Name) {
+    bool Listed = false;
+    for (const auto &E : Exts)
+      Listed |= std::strcmp(E.extensionName, Name) == 0;
+    std::printf("%s: %s\n", Name, Listed ? "listed" : "not listed");
+    if (Listed)
+      DeviceExtensions.push_back(Name);
+    return Listed;
+  }
+
   void printFeatures() {
     VkPhysicalDeviceProperties P;
     vkGetPhysicalDeviceProperties(Phys, &P);
@@ -139,14 +151,8 @@ struct Probe {
     std::vector<VkExtensionProperties> Exts(N);
     vkEnumerateDeviceExtensionProperties(Phys, nullptr, &N, Exts.data());
     for (const char *Name : {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
-                             VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME}) {
-      bool Listed = false;
-      for (const auto &E : Exts)
-        Listed |= std::strcmp(E.extensionName, Name) == 0;
-      std::printf("%s: %s\n", Name, Listed ? "listed" : "not listed");
-      if (Listed)
-        DeviceExtensions.push_back(Name);
-    }
+                             VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME})
+      enableListed(Exts, Name);
     for (const auto &E : Exts)
       HasGpl |= !std::strcmp(E.extensionName,
                              VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
@@ -154,18 +160,12 @@ struct Probe {
       DeviceExtensions.push_back(VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME);
       DeviceExtensions.push_back(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
     }
-    bool HasShaderObject = WantShaderObject;
-    if (WantShaderObject)
-      for (const char *Name : {VK_EXT_SHADER_OBJECT_EXTENSION_NAME,
-                               VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME}) {
-        bool Listed = false;
-        for (const auto &E : Exts)
-          Listed |= std::strcmp(E.extensionName, Name) == 0;
-        std::printf("%s: %s\n", Name, Listed ? "listed" : "not listed");
-        if (Listed)
-          DeviceExtensions.push_back(Name);
-        HasShaderObject &= Listed;
-      }
+    bool HasShaderObject = false;
+    if (WantShaderObject) {
+      const bool Objects = enableListed(Exts, VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
+      const bool Rendering = enableListed(Exts, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+      HasShaderObject = Objects && Rendering;
+    }
     F1.pNext = &F2;
     F2.pNext = HasShaderObject ? &ShaderObject : nullptr;
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
