@@ -93,13 +93,13 @@ find_device() {
   return 0
 }
 
-# shader_object_checks DIR: vkCreateShadersEXT through the layer.  An f64
-# atomic min (which NVIDIA's driver lacks) is lowered: the dumped module
-# validates and keeps no float atomic; a batch of it and an f16 one (which
+# shader_object_checks DIR PYTHON: vkCreateShadersEXT through the layer.  An
+# f64 atomic min (which NVIDIA's driver lacks) is lowered: the dumped module
+# validates (test/utils/validate_spv.py) and keeps no float atomic; a batch of it and an f16 one (which
 # cannot be lowered) fails whole, every handle null, the message at the
 # application's messenger.  Prints "shader objects: N failed".
 shader_object_checks() {
-  local dir=$1 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out
+  local dir=$1 py=$2 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out
   mkdir -p "$dir/dump-f64" "$dir/dump-batch"
   glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f64.comp" \
     -o "$dir/f64.spv" >/dev/null
@@ -111,8 +111,9 @@ shader_object_checks() {
   echo "$out"
   grep -q "f64.spv: shader object: created" <<<"$out" || bad=$((bad + 1))
   if [ -f "$dir/dump-f64/module-0.spv" ]; then
-    spirv-val --target-env vulkan1.2 "$dir/dump-f64/module-0.spv" &&
-      echo "the module handed the driver: spirv-val passed" || bad=$((bad + 1))
+    "$py" "$ROOT/test/utils/validate_spv.py" vulkan1.2 "$dir/dump-f64/module-0.spv" &&
+      echo "the module handed the driver: spirv-val passed, no Logical pointer bitcast" ||
+      bad=$((bad + 1))
     if spirv-dis "$dir/dump-f64/module-0.spv" | grep -E 'OpAtomicF(Min|Max)EXT'; then
       bad=$((bad + 1))
     else
@@ -169,7 +170,7 @@ do_run() {
     echo "== vkCreateShadersEXT through $LAYER" | tee -a "$log"
     local so_dir
     so_dir=$(mktemp -d)
-    shader_object_checks "$so_dir" 2>&1 | tee -a "$log"
+    shader_object_checks "$so_dir" "$py" 2>&1 | tee -a "$log"
     grep -q '^shader objects: 0 failed$' "$log" || rc=1
   else
     echo "== no VK_EXT_shader_object: vkCreateShadersEXT not checked" | tee -a "$log"
