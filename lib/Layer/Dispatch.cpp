@@ -73,6 +73,8 @@ void fillDevice(DeviceData &D) {
   D.CreateGraphicsPipelines =
       gdpa<PFN_vkCreateGraphicsPipelines>(D, "vkCreateGraphicsPipelines");
   D.CreateShadersEXT = gdpa<PFN_vkCreateShadersEXT>(D, "vkCreateShadersEXT");
+  D.CreateRayTracingPipelinesKHR = gdpa<PFN_vkCreateRayTracingPipelinesKHR>(
+      D, "vkCreateRayTracingPipelinesKHR");
 }
 } // namespace
 
@@ -208,7 +210,16 @@ PFN_vkVoidFunction deviceFunction(const char *Name) {
   FATOMIC_FN(CreateComputePipelines)
   FATOMIC_FN(CreateGraphicsPipelines)
   FATOMIC_FN(CreateShadersEXT)
+  FATOMIC_FN(CreateRayTracingPipelinesKHR)
   return nullptr;
+}
+
+/// The device-level functions the layer intercepts that belong to an
+/// extension the device below may lack (VK_EXT_shader_object,
+/// VK_KHR_ray_tracing_pipeline): handed out only where it has them.
+bool isExtensionFunction(const char *Name) {
+  return std::strcmp(Name, "vkCreateShadersEXT") == 0 ||
+         std::strcmp(Name, "vkCreateRayTracingPipelinesKHR") == 0;
 }
 
 PFN_vkVoidFunction instanceFunction(const char *Name) {
@@ -229,8 +240,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice Device,
   if (!D)
     return nullptr;
   PFN_vkVoidFunction Own = deviceFunction(Name);
-  // vkCreateShadersEXT only where the device below has it.
-  if (Own && std::strcmp(Name, "vkCreateShadersEXT") == 0 && !D->CreateShadersEXT)
+  // An extension's function only where the device below has it.
+  if (Own && isExtensionFunction(Name) && !D->NextGdpa(Device, Name))
     return nullptr;
   return Own ? Own : D->NextGdpa(Device, Name);
 }
@@ -255,7 +266,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance Instance
   InstanceData *I = findInstance(dispatchKey(Instance));
   if (!I)
     return nullptr;
-  if (std::strcmp(Name, "vkCreateShadersEXT") != 0)
+  if (!isExtensionFunction(Name))
     if (PFN_vkVoidFunction Own = deviceFunction(Name))
       return Own;
   return I->NextGipa(Instance, Name);

@@ -77,6 +77,7 @@ struct DeviceData {
   PFN_vkCreateComputePipelines CreateComputePipelines = nullptr;
   PFN_vkCreateGraphicsPipelines CreateGraphicsPipelines = nullptr;
   PFN_vkCreateShadersEXT CreateShadersEXT = nullptr;
+  PFN_vkCreateRayTracingPipelinesKHR CreateRayTracingPipelinesKHR = nullptr;
   TargetModel Target;
 };
 
@@ -119,6 +120,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
 VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
     VkDevice Device, VkPipelineCache Cache, uint32_t Count,
     const VkGraphicsPipelineCreateInfo *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
+VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
+    VkDevice Device, VkDeferredOperationKHR Deferred, VkPipelineCache Cache,
+    uint32_t Count, const VkRayTracingPipelineCreateInfoKHR *Infos,
     const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
     VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,

@@ -2,8 +2,8 @@
 //
 // A SPIR-V module reaches the driver through vkCreateShaderModule, through a
 // VkShaderModuleCreateInfo chained into a pipeline stage (maintenance5,
-// graphics pipeline libraries; compute and graphics pipelines), and through
-// vkCreateShadersEXT.  Each path asks one question first: does the module
+// graphics pipeline libraries; compute, graphics and ray tracing pipelines),
+// and through vkCreateShadersEXT.  Each path asks one question first: does the module
 // declare a float min/max capability (AtomicFloat{16,32,64}MinMaxEXT)?  The
 // capabilities open every module, so the answer costs a few words' reads;
 // a module without them goes down the chain as the application gave it.
@@ -216,14 +216,14 @@ struct StageRewriter {
   }
 };
 
-template <typename Info>
-VkResult createPipelines(VkDevice Device, VkPipelineCache Cache, uint32_t Count,
-                         const Info *Infos, const VkAllocationCallbacks *Alloc,
-                         VkPipeline *Pipelines, const char *What,
-                         VkResult (*Call)(DeviceData &, VkDevice, VkPipelineCache,
-                                          uint32_t, const Info *,
-                                          const VkAllocationCallbacks *, VkPipeline *),
-                         void (*Rewrite)(StageRewriter &, Info &, bool &)) {
+/// Creates \p Count pipelines from \p Infos with their chained modules
+/// lowered: \p Rewrite points one copied create info's stages at lowered
+/// modules, \p Call creates the pipelines below from the create infos to use
+/// and whether any stage was rewritten.
+template <typename Info, typename CallFn, typename RewriteFn>
+VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
+                         VkPipeline *Pipelines, const char *What, CallFn Call,
+                         RewriteFn Rewrite) {
   DeviceData *D = deviceOf(Device);
   if (!D)
     return VK_ERROR_INITIALIZATION_FAILED;
@@ -237,7 +237,14 @@ VkResult createPipelines(VkDevice Device, VkPipelineCache Cache, uint32_t Count,
       Pipelines[K] = VK_NULL_HANDLE;
     return VK_ERROR_INVALID_SHADER_NV;
   }
-  return Call(*D, Device, Cache, Count, Copies.data(), Alloc, Pipelines);
+  return Call(*D, Copies.data(), !R.Stages.empty());
+}
+
+/// Points a copied create info's stage array at the rewritten stages.
+template <typename Info>
+void rewriteStages(StageRewriter &R, Info &I, bool &Failed) {
+  if (I.stageCount && I.pStages)
+    I.pStages = R.rewrite(I.pStages, I.stageCount, Failed);
 }
 } // namespace
 
@@ -245,11 +252,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
     VkDevice Device, VkPipelineCache Cache, uint32_t Count,
     const VkComputePipelineCreateInfo *Infos, const VkAllocationCallbacks *Alloc,
     VkPipeline *Pipelines) {
-  return createPipelines<VkComputePipelineCreateInfo>(
-      Device, Cache, Count, Infos, Alloc, Pipelines, "vkCreateComputePipelines",
-      [](DeviceData &D, VkDevice Dev, VkPipelineCache C, uint32_t N,
-         const VkComputePipelineCreateInfo *I, const VkAllocationCallbacks *A,
-         VkPipeline *P) { return D.CreateComputePipelines(Dev, C, N, I, A, P); },
+  return createPipelines(
+      Device, Count, Infos, Pipelines, "vkCreateComputePipelines",
+      [&](DeviceData &D, const VkComputePipelineCreateInfo *Use, bool) {
+        return D.CreateComputePipelines(Device, Cache, Count, Use, Alloc, Pipelines);
+      },
       [](StageRewriter &R, VkComputePipelineCreateInfo &I, bool &Failed) {
         if (const auto *S = R.rewrite(&I.stage, 1, Failed))
           I.stage = *S;
@@ -260,15 +267,39 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
     VkDevice Device, VkPipelineCache Cache, uint32_t Count,
     const VkGraphicsPipelineCreateInfo *Infos, const VkAllocationCallbacks *Alloc,
     VkPipeline *Pipelines) {
-  return createPipelines<VkGraphicsPipelineCreateInfo>(
-      Device, Cache, Count, Infos, Alloc, Pipelines, "vkCreateGraphicsPipelines",
-      [](DeviceData &D, VkDevice Dev, VkPipelineCache C, uint32_t N,
-         const VkGraphicsPipelineCreateInfo *I, const VkAllocationCallbacks *A,
-         VkPipeline *P) { return D.CreateGraphicsPipelines(Dev, C, N, I, A, P); },
-      [](StageRewriter &R, VkGraphicsPipelineCreateInfo &I, bool &Failed) {
-        if (I.stageCount && I.pStages)
-          I.pStages = R.rewrite(I.pStages, I.stageCount, Failed);
-      });
+  return createPipelines(
+      Device, Count, Infos, Pipelines, "vkCreateGraphicsPipelines",
+      [&](DeviceData &D, const VkGraphicsPipelineCreateInfo *Use, bool) {
+        return D.CreateGraphicsPipelines(Device, Cache, Count, Use, Alloc, Pipelines);
+      },
+      rewriteStages<VkGraphicsPipelineCreateInfo>);
+}
+
+// A deferred operation may read the create infos after the call returns,
+// and the lowered copies (and the edits of the application's chains) last
+// only for the call.  So where a stage was rewritten, the pipelines are
+// created at once, with no deferred operation below, and the call reports
+// VK_OPERATION_NOT_DEFERRED_KHR as a driver that chose not to defer does;
+// the application's operation then has no command deferred on it.
+// Otherwise the call goes down as the application made it.
+VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
+    VkDevice Device, VkDeferredOperationKHR Deferred, VkPipelineCache Cache,
+    uint32_t Count, const VkRayTracingPipelineCreateInfoKHR *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines) {
+  return createPipelines(
+      Device, Count, Infos, Pipelines, "vkCreateRayTracingPipelinesKHR",
+      [&](DeviceData &D, const VkRayTracingPipelineCreateInfoKHR *Use,
+          bool Rewritten) {
+        if (!Rewritten)
+          return D.CreateRayTracingPipelinesKHR(Device, Deferred, Cache, Count,
+                                                Infos, Alloc, Pipelines);
+        VkResult Res = D.CreateRayTracingPipelinesKHR(
+            Device, VK_NULL_HANDLE, Cache, Count, Use, Alloc, Pipelines);
+        return Deferred != VK_NULL_HANDLE && Res == VK_SUCCESS
+                   ? VK_OPERATION_NOT_DEFERRED_KHR
+                   : Res;
+      },
+      rewriteStages<VkRayTracingPipelineCreateInfoKHR>);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(

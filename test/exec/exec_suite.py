@@ -51,10 +51,18 @@ Modes:
                (fatomic-vkrun --shader-object), so that the module reaches
                the layer through vkCreateShadersEXT instead of
                vkCreateShaderModule; skipped where the device has no
-               VK_EXT_shader_object (lavapipe 22.3).
+               VK_EXT_shader_object (lavapipe 22.3).  --ray-tracing
+               runs each case's shader as a ray generation shader
+               (fatomic-vkrun --ray-tracing: launch size 64 x workgroups,
+               lid and wg from gl_LaunchIDEXT), so that the module reaches
+               the layer chained into a stage of
+               vkCreateRayTracingPipelinesKHR, with a deferred operation;
+               Workgroup memory cases are left out (ray tracing stages have
+               none); skipped where the device has no ray tracing pipelines
+               (lavapipe 22.3).
 Exit status: 0 all passed, 1 a failure, 77 skipped (fatomic-opt not built for
 lowered/determinism, no Vulkan device at all, or no shader objects for
---shader-object).
+--shader-object, no ray tracing pipelines for --ray-tracing).
 """
 
 import argparse
@@ -237,8 +245,10 @@ SEMS = {
 }
 
 
-def shader_source(w, mem, op, used, sem, impl, policy=None, shape=None):
-    """GLSL for one case.  impl: native | hand-cas | hand-dispatch."""
+def shader_source(w, mem, op, used, sem, impl, policy=None, shape=None, rgen=False):
+    """GLSL for one case.  impl: native | hand-cas | hand-dispatch.  rgen:
+    a ray generation shader instead of a compute shader (not for Workgroup
+    memory)."""
     T = "float" if w == 32 else "double"
     UT = "uint" if w == 32 else "uint64_t"
     IT = "int" if w == 32 else "int64_t"
@@ -254,7 +264,11 @@ def shader_source(w, mem, op, used, sem, impl, policy=None, shape=None):
         L.append("#extension GL_KHR_memory_scope_semantics : require")
     if mem == "bufref":
         L.append("#extension GL_EXT_buffer_reference : require")
-    L.append(f"layout(local_size_x = {LOCAL_SIZE}) in;")
+    if rgen:
+        assert mem != "shared"
+        L.append("#extension GL_EXT_ray_tracing : require")
+    else:
+        L.append(f"layout(local_size_x = {LOCAL_SIZE}) in;")
     ref_field = ""
     if mem == "bufref":
         L.append(f"layout(buffer_reference, std430, buffer_reference_align = 8) buffer DstRef {{ {T} d[]; }};")
@@ -350,7 +364,7 @@ def shader_source(w, mem, op, used, sem, impl, policy=None, shape=None):
   return {frombits}(r);
 }}""")
 
-    L += main_source(mem, used, hand, tobits, frombits, shape)
+    L += main_source(mem, used, hand, tobits, frombits, shape, rgen)
     return "\n".join(L) + "\n"
 
 
@@ -374,15 +388,19 @@ def active(shape, lid, k, ops_per_inv):
     return True
 
 
-def main_source(mem, used, hand, tobits, frombits, shape=None):
+def main_source(mem, used, hand, tobits, frombits, shape=None, rgen=False):
     """main(): operation j = base + k * LOCAL_SIZE + lid for k < opsPerInv,
     with the shape's inactive invocations: `cond` the atomic under a
     per-invocation condition, `exit` an early return of some invocations
     before the loop (Workgroup memory: the loop skipped instead, since its
     barriers need every invocation), `trips` a trip count that differs per
-    invocation; `mixed` changes only the data (make_mixed)."""
+    invocation; `mixed` changes only the data (make_mixed).  A ray
+    generation shader (rgen) takes lid and wg from its launch ID, in a
+    launch of LOCAL_SIZE x workgroups."""
+    ids = ("gl_LaunchIDEXT.x, wg = gl_LaunchIDEXT.y" if rgen
+           else "gl_LocalInvocationID.x, wg = gl_WorkGroupID.x")
     L = ["void main() {",
-         "  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupID.x;",
+         f"  uint lid = {ids};",
          f"  uint base = wg * {LOCAL_SIZE}u * opsPerInv;"]
     if mem == "shared":
         init = f"{tobits}(dst[a])" if hand else "dst[a]"
@@ -435,6 +453,7 @@ class Env(suite_common.SuiteEnv):
         self.layer_dir = os.path.abspath(args.layer_dir or os.path.join(self.build, "layer"))
         self.layer_options = args.layer_options
         self.shader_object = args.shader_object
+        self.ray_tracing = args.ray_tracing
         m = re.search(r"(?:^|[,;])nan=(\w+)", args.layer_options)
         self.layer_policy = m.group(1) if m else "number"
         self.device = "?"
@@ -470,13 +489,13 @@ def once(env, key, fn):
     return ev[1]
 
 
-def compile_glsl(env, src):
+def compile_glsl(env, src, stage="comp"):
     h = hashlib.sha1(src.encode()).hexdigest()[:16]
 
     def go():
         d = os.path.join(env.work, "spv")
         os.makedirs(d, exist_ok=True)
-        comp = os.path.join(d, h + ".comp")
+        comp = os.path.join(d, h + "." + stage)
         spv = os.path.join(d, h + ".spv")
         with open(comp, "w") as f:
             f.write(src)
@@ -543,8 +562,11 @@ def layer_aggregates(env, c):
     have the subgroup operations it needs (fatomic-vkrun --features).  Not
     f64: that needs shaderSubgroupExtendedTypes, which the application
     (fatomic-vkrun) enables only for modules with group operations, and the
-    original module has none."""
+    original module has none.  Nor a ray generation shader (--ray-tracing):
+    the pass aggregates only in GLCompute entry points."""
     opts = layer_option_values(env)
+    if env.ray_tracing:
+        return False
     if opts.get("aggregate") == "off" or left_to_driver(env, c, opts):
         return False
     ops = ("subgroupBasic", "subgroupArithmetic") + (
@@ -613,10 +635,11 @@ DET_SIZES = {("ssbo", 1): (64, 32), ("ssbo", 64): (64, 32),
 def run_case(env, c):
     groups, k = (DET_SIZES if c.repeat > 1 else SIZES)[(c.mem, c.naddr)]
     parts = groups if c.mem == "shared" else 1
+    rgen = c.impl == "layer" and env.ray_tracing
     src = shader_source(c.w, c.mem, c.op, c.used, c.sem,
                         "native" if c.impl in ("fatomic-opt", "layer") else c.impl,
-                        c.policy, c.shape)
-    spv = compile_glsl(env, src)
+                        c.policy, c.shape, rgen)
+    spv = compile_glsl(env, src, "rgen" if rgen else "comp")
     if c.impl == "fatomic-opt":
         spv = lower(env, spv, c.config, images=c.mem == "image")
     elif c.impl not in ("native", "layer"):
@@ -674,7 +697,9 @@ def run_case(env, c):
         # Returned values depend on the interleaving: not compared run to run.
         bufs.append({"name": "ret", "binding": 4, "size": len(ops) * B,
                      "output": "ret.bin", "check_identical": False})
-    job = {"shader": spv, "groups": [groups, 1, 1], "buffers": bufs}
+    # A ray tracing launch's size is in invocations.
+    job = {"shader": spv, "groups": [LOCAL_SIZE, groups, 1] if rgen else [groups, 1, 1],
+           "buffers": bufs}
     with open(os.path.join(d, "job.json"), "w") as f:
         json.dump(job, f, indent=1)
 
@@ -683,6 +708,8 @@ def run_case(env, c):
     if c.impl == "layer":
         if env.shader_object:
             cmd.insert(1, "--shader-object")
+        if rgen:
+            cmd.insert(1, "--ray-tracing")
         return run_layer_case(env, c, d, cmd, spv, parts)
     if not native:
         cmd.insert(1, "--no-float-atomics")
@@ -783,6 +810,21 @@ def native_feature(c):
         {"shared": "Shared", "image": "Image"}.get(c.mem, "Buffer"), c.w)
 
 
+def ray_tracing_check(env, out):
+    """A lowered ray tracing case: the module went into the stage's chain
+    where the device allows it, and the layer, which lowered it, created the
+    pipeline at once for the application's deferred operation (layer.md)."""
+    m = re.search(r"^ray tracing pipeline: (.*)$", out, re.M)
+    if not m:
+        raise CaseFailure(f"fatomic-vkrun --ray-tracing did not say how it made the pipeline:\n{out}")
+    how = m.group(1)
+    if env.features.get("graphicsPipelineLibrary") and "chained" not in how:
+        raise CaseFailure(f"the module was not chained into the stage: {how}")
+    if not how.endswith("; VK_OPERATION_NOT_DEFERRED_KHR"):
+        raise CaseFailure(f"the layer lowered the module, yet the creation was not "
+                          f"VK_OPERATION_NOT_DEFERRED_KHR: {how}")
+
+
 def run_layer_case(env, c, d, cmd, spv, parts):
     """The original module through the layer; see the layer mode."""
     has = bool(env.features.get(native_feature(c)))
@@ -814,6 +856,8 @@ def run_layer_case(env, c, d, cmd, spv, parts):
         return check_final(env, c, d, parts, "native", "native through the layer")
     if same:
         raise CaseFailure(f"the layer handed the driver the module unlowered ({got})")
+    if env.ray_tracing:
+        ray_tracing_check(env, so)
     shutil.copy(got, got[:-4] + ".lowered.spv")
     static_checks(env, got[:-4] + ".lowered.spv")
     want = layer_aggregates(env, c)
@@ -976,12 +1020,15 @@ def runs_cases(w, mem, op, quick):
     return cases
 
 
-def layer_cases(quick):
+def layer_cases(quick, ray_tracing=False):
     """The native shaders through the layer: each lowered (FORCE where the
-    driver has the feature), and one per shape left alone where native."""
+    driver has the feature), and one per shape left alone where native.
+    ray_tracing: no Workgroup memory."""
     cases = []
     for w in (32, 64):
         for mem in MEMS:
+            if ray_tracing and mem == "shared":
+                continue
             for op in ("min", "max"):
                 for used in (True, False):
                     for n in (NADDRS if not quick else (64,)):
@@ -1140,6 +1187,10 @@ def main():
     ap.add_argument("--shader-object", action="store_true",
                     help="layer mode: run each case as a compute shader object "
                          "(VK_EXT_shader_object), through the layer's vkCreateShadersEXT")
+    ap.add_argument("--ray-tracing", action="store_true",
+                    help="layer mode: run each case as a ray generation shader "
+                         "(VK_KHR_ray_tracing_pipeline), through the layer's "
+                         "vkCreateRayTracingPipelinesKHR")
     ap.add_argument("--mode", choices=["native", "lowered", "determinism", "layer", "all"],
                     default="all")
     ap.add_argument("--jobs", type=int, default=2)
@@ -1152,6 +1203,8 @@ def main():
     args = ap.parse_args()
     if args.shader_object and args.mode != "layer":
         ap.error("--shader-object goes with --mode layer")
+    if args.ray_tracing and (args.mode != "layer" or args.shader_object):
+        ap.error("--ray-tracing goes with --mode layer, without --shader-object")
     if args.hide_float2:
         os.environ["VK_ADD_LAYER_PATH"] = os.path.abspath(args.hide_float2)
         os.environ["VK_INSTANCE_LAYERS"] = "VK_LAYER_FATOMIC_test_hide_float2"
@@ -1192,6 +1245,9 @@ def main():
     if args.shader_object and not env.features.get("shaderObject"):
         env.say("SKIP: --shader-object: the device has no VK_EXT_shader_object")
         return SKIP
+    if args.ray_tracing and not env.features.get("rayTracingPipeline"):
+        env.say("SKIP: --ray-tracing: the device has no ray tracing pipelines")
+        return SKIP
     env.say("native float min/max: " + ", ".join(
         f"{k}={int(v)}" for k, v in env.features.items() if k.endswith("AtomicMinMax")
         and "Float16" not in k and "sparse" not in k))
@@ -1207,7 +1263,8 @@ def main():
     if "determinism" in modes:
         work += [(c.name, (lambda c=c: run_case(env, c))) for c in determinism_cases(args.quick)]
     if "layer" in modes:
-        work += [(c.name, (lambda c=c: run_case(env, c))) for c in layer_cases(args.quick)]
+        work += [(c.name, (lambda c=c: run_case(env, c)))
+                 for c in layer_cases(args.quick, args.ray_tracing)]
     if args.filter:
         work = [(n, f) for n, f in work if args.filter in n]
     env.say(f"{len(work)} cases")

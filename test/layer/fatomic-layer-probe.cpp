@@ -1,6 +1,7 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [--pipeline | --shader-object] [MODULE.spv...]
+//   fatomic-layer-probe [--device N] [--pipeline | --shader-object | --ray-tracing]
+//                       [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
 // every message as "debug-utils: MESSAGE", prints the device's float atomic
@@ -16,7 +17,15 @@
 // one vkCreateShadersEXT call (VK_EXT_shader_object and dynamic rendering
 // enabled; exit 2 where the device lacks them) and prints
 // "vkCreateShadersEXT: RESULT", then "MODULE: shader object: created" or
-// "null" for each.  Run it with
+// "null" for each.  --ray-tracing instead creates one ray tracing pipeline
+// per MODULE (its ray generation shader "main", chained into the stage) in
+// one vkCreateRayTracingPipelinesKHR call with a deferred operation
+// (VK_KHR_ray_tracing_pipeline and graphics pipeline libraries enabled; exit
+// 2 where the device lacks them), joins the operation where the call defers,
+// and prints "vkCreateRayTracingPipelinesKHR: RESULT" (", then RESULT" after
+// a join), then "MODULE: ray tracing pipeline: created" or "null" for each.
+// Every mode prints whether the device gives vkCreateRayTracingPipelinesKHR.
+// Run it with
 // the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
 // application sees.
 //
@@ -60,6 +69,8 @@ const char *resultName(VkResult R) {
   case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
   case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
   case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+  case VK_OPERATION_DEFERRED_KHR: return "VK_OPERATION_DEFERRED_KHR";
+  case VK_OPERATION_NOT_DEFERRED_KHR: return "VK_OPERATION_NOT_DEFERRED_KHR";
   default: return "VkResult (other)";
   }
 }
@@ -80,6 +91,9 @@ struct Probe {
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+  bool WantRayTracing = false; ///< --ray-tracing
+  VkPhysicalDeviceRayTracingPipelineFeaturesKHR RayTracing{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
 
   ~Probe() {
     if (Device)
@@ -166,11 +180,24 @@ struct Probe {
       const bool Rendering = enableListed(Exts, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
       HasShaderObject = Objects && Rendering;
     }
+    bool HasRayTracing = false;
+    if (WantRayTracing) {
+      HasRayTracing = true;
+      for (const char *Name : {VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME,
+                               VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
+                               VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME})
+        HasRayTracing &= enableListed(Exts, Name);
+    }
     F1.pNext = &F2;
     F2.pNext = HasShaderObject ? &ShaderObject : nullptr;
+    if (HasRayTracing) {
+      RayTracing.pNext = F2.pNext;
+      F2.pNext = &RayTracing;
+    }
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
     vkGetPhysicalDeviceFeatures2(Phys, &F);
     ShaderObject.pNext = nullptr;
+    RayTracing.pNext = nullptr;
 #define P(X) std::printf("  " #X " = %u\n", F2.X)
     P(shaderBufferFloat16AtomicMinMax);
     P(shaderBufferFloat32AtomicMinMax);
@@ -195,6 +222,10 @@ struct Probe {
       ShaderObject.pNext = F2.pNext;
       F2.pNext = &ShaderObject;
     }
+    if (WantRayTracing) {
+      RayTracing.pNext = F2.pNext;
+      F2.pNext = &RayTracing;
+    }
     VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
     CI.queueCreateInfoCount = 1;
     CI.pQueueCreateInfos = &Q;
@@ -217,40 +248,131 @@ struct Probe {
     return true;
   }
 
+  /// Storage buffers at bindings 0-7 of set 0 for \p Stages.
+  struct Layouts {
+    VkDevice Device;
+    VkDescriptorSetLayout Set = VK_NULL_HANDLE;
+    VkPipelineLayout Layout = VK_NULL_HANDLE;
+    Layouts(VkDevice Device, VkShaderStageFlags Stages) : Device(Device) {
+      VkDescriptorSetLayoutBinding B[8];
+      for (uint32_t K = 0; K < 8; ++K)
+        B[K] = {K, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, Stages, nullptr};
+      VkDescriptorSetLayoutCreateInfo SL{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      SL.bindingCount = 8;
+      SL.pBindings = B;
+      vkCreateDescriptorSetLayout(Device, &SL, nullptr, &Set);
+      VkPipelineLayoutCreateInfo PL{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+      PL.setLayoutCount = 1;
+      PL.pSetLayouts = &Set;
+      vkCreatePipelineLayout(Device, &PL, nullptr, &Layout);
+    }
+    ~Layouts() {
+      vkDestroyPipelineLayout(Device, Layout, nullptr);
+      vkDestroyDescriptorSetLayout(Device, Set, nullptr);
+    }
+  };
+
   bool createPipeline(const char *Path) {
     std::vector<uint32_t> Words;
     size_t Size;
     if (!read(Path, Words, Size))
       return false;
-    VkDescriptorSetLayoutBinding B[8];
-    for (uint32_t K = 0; K < 8; ++K)
-      B[K] = {K, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo SL{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    SL.bindingCount = 8;
-    SL.pBindings = B;
-    VkDescriptorSetLayout Set;
-    vkCreateDescriptorSetLayout(Device, &SL, nullptr, &Set);
-    VkPipelineLayoutCreateInfo PL{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    PL.setLayoutCount = 1;
-    PL.pSetLayouts = &Set;
-    VkPipelineLayout Layout;
-    vkCreatePipelineLayout(Device, &PL, nullptr, &Layout);
+    const Layouts L(Device, VK_SHADER_STAGE_COMPUTE_BIT);
     VkShaderModuleCreateInfo M{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     M.codeSize = Size;
     M.pCode = Words.data();
     VkComputePipelineCreateInfo CI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     CI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &M, 0,
                 VK_SHADER_STAGE_COMPUTE_BIT, VK_NULL_HANDLE, "main", nullptr};
-    CI.layout = Layout;
+    CI.layout = L.Layout;
     VkPipeline P = VK_NULL_HANDLE;
     VkResult R = vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CI, nullptr, &P);
     std::printf("%s: pipeline: %s%s\n", Path, resultName(R),
                 R != VK_SUCCESS && P == VK_NULL_HANDLE ? " (no pipeline)" : "");
     if (P)
       vkDestroyPipeline(Device, P, nullptr);
-    vkDestroyPipelineLayout(Device, Layout, nullptr);
-    vkDestroyDescriptorSetLayout(Device, Set, nullptr);
     return R == VK_SUCCESS;
+  }
+
+  /// Whether the device gives vkCreateRayTracingPipelinesKHR.
+  void printRayTracingEntry() {
+    std::printf("vkCreateRayTracingPipelinesKHR: %s\n",
+                vkGetDeviceProcAddr(Device, "vkCreateRayTracingPipelinesKHR")
+                    ? "given"
+                    : "not given by the device");
+  }
+
+  /// One vkCreateRayTracingPipelinesKHR call, with a deferred operation, for
+  /// a pipeline per module: all are created, or none (each handle null).
+  bool createRayTracingPipelines(const std::vector<const char *> &Paths) {
+    auto Get = [&](const char *Name) { return vkGetDeviceProcAddr(Device, Name); };
+    auto Create = reinterpret_cast<PFN_vkCreateRayTracingPipelinesKHR>(
+        Get("vkCreateRayTracingPipelinesKHR"));
+    auto CreateOp = reinterpret_cast<PFN_vkCreateDeferredOperationKHR>(
+        Get("vkCreateDeferredOperationKHR"));
+    auto DestroyOp = reinterpret_cast<PFN_vkDestroyDeferredOperationKHR>(
+        Get("vkDestroyDeferredOperationKHR"));
+    auto Join = reinterpret_cast<PFN_vkDeferredOperationJoinKHR>(
+        Get("vkDeferredOperationJoinKHR"));
+    auto Result = reinterpret_cast<PFN_vkGetDeferredOperationResultKHR>(
+        Get("vkGetDeferredOperationResultKHR"));
+    if (!Create || !CreateOp || !DestroyOp || !Join || !Result)
+      return false;
+    const Layouts L(Device, VK_SHADER_STAGE_RAYGEN_BIT_KHR);
+    const size_t N = Paths.size();
+    std::vector<std::vector<uint32_t>> Words(N);
+    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
+    std::vector<VkPipelineShaderStageCreateInfo> Stages(N);
+    VkRayTracingShaderGroupCreateInfoKHR Group{
+        VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR};
+    Group.type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR;
+    Group.generalShader = 0;
+    Group.closestHitShader = Group.anyHitShader = Group.intersectionShader =
+        VK_SHADER_UNUSED_KHR;
+    std::vector<VkRayTracingPipelineCreateInfoKHR> Infos(
+        N, {VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR});
+    for (size_t K = 0; K < N; ++K) {
+      size_t Size;
+      if (!read(Paths[K], Words[K], Size))
+        return false;
+      Modules[K].codeSize = Size;
+      Modules[K].pCode = Words[K].data();
+      Stages[K] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
+                   VK_SHADER_STAGE_RAYGEN_BIT_KHR, VK_NULL_HANDLE, "main", nullptr};
+      Infos[K].stageCount = 1;
+      Infos[K].pStages = &Stages[K];
+      Infos[K].groupCount = 1;
+      Infos[K].pGroups = &Group;
+      Infos[K].maxPipelineRayRecursionDepth = 1;
+      Infos[K].layout = L.Layout;
+    }
+    VkDeferredOperationKHR Op;
+    if (CreateOp(Device, nullptr, &Op) != VK_SUCCESS)
+      return false;
+    // Non-null, so that the output shows the layer nulling them.
+    std::vector<VkPipeline> Pipelines(N);
+    for (VkPipeline &P : Pipelines)
+      std::memset(&P, 0xff, sizeof P);
+    VkResult R = Create(Device, Op, VK_NULL_HANDLE, static_cast<uint32_t>(N), Infos.data(),
+                        nullptr, Pipelines.data());
+    std::printf("vkCreateRayTracingPipelinesKHR: %s", resultName(R));
+    if (R == VK_OPERATION_DEFERRED_KHR) {
+      while (Join(Device, Op) == VK_THREAD_IDLE_KHR) {
+      }
+      while ((R = Result(Device, Op)) == VK_NOT_READY) {
+      }
+      std::printf(", then %s", resultName(R));
+    }
+    std::printf("\n");
+    DestroyOp(Device, Op, nullptr);
+    const bool Created = R == VK_SUCCESS || R == VK_OPERATION_NOT_DEFERRED_KHR;
+    for (size_t K = 0; K < N; ++K) {
+      const bool Null = Pipelines[K] == VK_NULL_HANDLE;
+      std::printf("%s: ray tracing pipeline: %s\n", Paths[K], Null ? "null" : "created");
+      if (Created && !Null)
+        vkDestroyPipeline(Device, Pipelines[K], nullptr);
+    }
+    return Created;
   }
 
   /// One vkCreateShadersEXT call for every module: all are created, or
@@ -314,7 +436,7 @@ struct Probe {
 
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
-  bool Pipelines = false, ShaderObjects = false;
+  bool Pipelines = false, ShaderObjects = false, RayTracing = false;
   std::vector<const char *> Modules;
   for (int K = 1; K < Argc; ++K) {
     if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
@@ -323,9 +445,11 @@ int main(int Argc, char **Argv) {
       Pipelines = true;
     else if (!std::strcmp(Argv[K], "--shader-object"))
       ShaderObjects = true;
-    else if (Argv[K][0] == '-' || (Pipelines && ShaderObjects)) {
+    else if (!std::strcmp(Argv[K], "--ray-tracing"))
+      RayTracing = true;
+    else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing > 1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--pipeline | "
-                           "--shader-object] [MODULE.spv...]\n");
+                           "--shader-object | --ray-tracing] [MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
@@ -340,17 +464,25 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   P.WantShaderObject = ShaderObjects;
+  P.WantRayTracing = RayTracing;
   P.printFeatures();
   if (ShaderObjects && !P.ShaderObject.shaderObject) {
     std::printf("shader objects: not supported by the device\n");
+    return 2;
+  }
+  if (RayTracing && !P.RayTracing.rayTracingPipeline) {
+    std::printf("ray tracing pipelines: not supported by the device\n");
     return 2;
   }
   if (VkResult R = P.createDevice(); R != VK_SUCCESS) {
     std::printf("vkCreateDevice: %s\n", resultName(R));
     return 2;
   }
+  P.printRayTracingEntry();
   if (ShaderObjects)
     return P.createShaderObjects(Modules) ? 0 : 1;
+  if (RayTracing)
+    return P.createRayTracingPipelines(Modules) ? 0 : 1;
   bool Ok = true;
   for (const char *M : Modules) {
     Ok &= P.createModule(M);

@@ -18,11 +18,13 @@
 #       On the GPU machine, from the repository root: uses build/layer-bundle,
 #       points the loader at the NVIDIA ICD when it finds no device by
 #       itself, prints the device's features without and with the layer, then
-#       runs the layer suite; where the driver has VK_EXT_shader_object, it
-#       also checks vkCreateShadersEXT through the layer with
+#       runs the layer suite; where the driver has VK_EXT_shader_object and
+#       ray tracing pipelines, it also checks vkCreateShadersEXT and
+#       vkCreateRayTracingPipelinesKHR through the layer with
 #       fatomic-layer-probe (an f64 module lowered, a batch with an f16
-#       module failing whole).  Pass "-- --shader-object" to run the suite's
-#       cases as shader objects too.  The log goes to FILE (default
+#       module failing whole).  Pass "-- --shader-object" or
+#       "-- --ray-tracing" to run the suite's cases as shader objects or ray
+#       generation shaders instead.  The log goes to FILE (default
 #       $OUT/layer-nvidia.log when $OUT is set, else build/layer-nvidia.log);
 #       FILE's name with -detail added holds every command and its output.
 #       Exit status: the suite's (0 all passed, 1 failures, 77 skipped).
@@ -93,23 +95,40 @@ find_device() {
   return 0
 }
 
-# shader_object_checks DIR PYTHON: vkCreateShadersEXT through the layer.  An
-# f64 atomic min (which NVIDIA's driver lacks) is lowered: the dumped module
-# validates (test/utils/validate_spv.py) and keeps no float atomic; a batch of it and an f16 one (which
-# cannot be lowered) fails whole, every handle null, the message at the
-# application's messenger.  Prints "shader objects: N failed".
-shader_object_checks() {
-  local dir=$1 py=$2 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out
+# probe_checks KIND DIR PYTHON: a path of the layer other than
+# vkCreateShaderModule, driven by fatomic-layer-probe: KIND shader-object
+# (vkCreateShadersEXT, compute modules) or ray-tracing
+# (vkCreateRayTracingPipelinesKHR, ray generation modules chained into the
+# stage, with a deferred operation).  An f64 atomic (which NVIDIA's driver
+# lacks) is lowered: the dumped module validates (test/utils/validate_spv.py)
+# and keeps no float atomic; a batch of it and an f16 one (which cannot be
+# lowered) fails whole, every handle null, the message at the application's
+# messenger.  Prints "KIND: N failed".
+probe_checks() {
+  local kind=$1 dir=$2 py=$3 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out
+  local f64 f16 call made fail
+  if [ "$kind" = shader-object ]; then
+    f64=min-f64.comp f16=min-f16.comp call=vkCreateShadersEXT
+    made="shader object" fail=VK_ERROR_INITIALIZATION_FAILED
+  else
+    f64=max-f64.rgen f16=min-f16.rgen call=vkCreateRayTracingPipelinesKHR
+    made="ray tracing pipeline" fail=VK_ERROR_INVALID_SHADER_NV
+  fi
   mkdir -p "$dir/dump-f64" "$dir/dump-batch"
-  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f64.comp" \
+  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/$f64" \
     -o "$dir/f64.spv" >/dev/null
-  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f16.comp" \
+  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/$f16" \
     -o "$dir/f16.spv" >/dev/null
   local layer=(env VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER)
-  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-f64" "$probe" --shader-object \
+  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-f64" "$probe" "--$kind" \
     "$dir/f64.spv" 2>&1) || bad=$((bad + 1))
   echo "$out"
-  grep -q "f64.spv: shader object: created" <<<"$out" || bad=$((bad + 1))
+  grep -q "f64.spv: $made: created" <<<"$out" || bad=$((bad + 1))
+  # The layer lowered the module, so it created the pipeline at once for
+  # the probe's deferred operation.
+  if [ "$kind" = ray-tracing ]; then
+    grep -q "^$call: VK_OPERATION_NOT_DEFERRED_KHR$" <<<"$out" || bad=$((bad + 1))
+  fi
   if [ -f "$dir/dump-f64/module-0.spv" ]; then
     "$py" "$ROOT/test/utils/validate_spv.py" vulkan1.2 "$dir/dump-f64/module-0.spv" &&
       echo "the module handed the driver: spirv-val passed, no Logical pointer bitcast" ||
@@ -122,13 +141,13 @@ shader_object_checks() {
   else
     echo "the layer handed the driver no module"; bad=$((bad + 1))
   fi
-  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-batch" "$probe" --shader-object \
+  out=$("${layer[@]}" FATOMIC_LAYER_DUMP_DIR="$dir/dump-batch" "$probe" "--$kind" \
     "$dir/f64.spv" "$dir/f16.spv" 2>&1) && bad=$((bad + 1))
   echo "$out"
-  grep -q "vkCreateShadersEXT: VK_ERROR_INITIALIZATION_FAILED" <<<"$out" || bad=$((bad + 1))
-  [ "$(grep -c 'shader object: null' <<<"$out")" = 2 ] || bad=$((bad + 1))
-  grep -q "debug-utils: vkCreateShadersEXT: .*cannot be lowered" <<<"$out" || bad=$((bad + 1))
-  echo "shader objects: $bad failed"
+  grep -q "^$call: $fail$" <<<"$out" || bad=$((bad + 1))
+  [ "$(grep -c "$made: null" <<<"$out")" = 2 ] || bad=$((bad + 1))
+  grep -q "debug-utils: $call: .*cannot be lowered" <<<"$out" || bad=$((bad + 1))
+  echo "$kind: $bad failed"
 }
 
 do_run() {
@@ -166,15 +185,22 @@ do_run() {
     "${extra[@]}" 2>&1 | tee -a "$log"
   local rc=${PIPESTATUS[0]}
   set -e
-  if "$vkrun" --features 2>/dev/null | grep -q '^  shaderObject = 1$'; then
-    echo "== vkCreateShadersEXT through $LAYER" | tee -a "$log"
-    local so_dir
-    so_dir=$(mktemp -d)
-    shader_object_checks "$so_dir" "$py" 2>&1 | tee -a "$log"
-    grep -q '^shader objects: 0 failed$' "$log" || rc=1
-  else
-    echo "== no VK_EXT_shader_object: vkCreateShadersEXT not checked" | tee -a "$log"
-  fi
+  local features kind feature call
+  features=$("$vkrun" --features 2>/dev/null || true)
+  for kind in shader-object ray-tracing; do
+    if [ "$kind" = shader-object ]; then
+      feature=shaderObject call=vkCreateShadersEXT
+    else
+      feature=rayTracingPipeline call=vkCreateRayTracingPipelinesKHR
+    fi
+    if grep -q "^  $feature = 1$" <<<"$features"; then
+      echo "== $call through $LAYER" | tee -a "$log"
+      probe_checks "$kind" "$(mktemp -d)" "$py" 2>&1 | tee -a "$log"
+      grep -q "^$kind: 0 failed$" "$log" || rc=1
+    else
+      echo "== no $feature: $call not checked" | tee -a "$log"
+    fi
+  done
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"
 }

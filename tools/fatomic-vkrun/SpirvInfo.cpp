@@ -67,9 +67,13 @@ bool analyzeSpirv(const std::vector<uint32_t> &W, SpirvInfo &Info,
     Info.Capabilities.insert(M.operand(R, 0));
   for (auto R : M.section(Section::Extension))
     Info.Extensions.insert(M.stringOperand(R, 0));
-  for (auto R : M.section(Section::EntryPoint))
-    if (M.operand(R, 0) == static_cast<uint32_t>(spv::ExecutionModel::GLCompute))
+  for (auto R : M.section(Section::EntryPoint)) {
+    const auto Model = static_cast<spv::ExecutionModel>(M.operand(R, 0));
+    if (Model == spv::ExecutionModel::GLCompute)
       Info.ComputeEntryPoints.push_back(M.stringOperand(R, 2));
+    else if (Model == spv::ExecutionModel::RayGenerationKHR)
+      Info.RayGenerationEntryPoints.push_back(M.stringOperand(R, 2));
+  }
 
   for (const auto &F : M.functions())
     for (const auto &B : F.Blocks)

@@ -46,6 +46,7 @@ struct SpirvInfo {
   std::set<uint32_t> Capabilities;
   std::set<std::string> Extensions;
   std::vector<std::string> ComputeEntryPoints;
+  std::vector<std::string> RayGenerationEntryPoints;
   std::set<AtomicUse> Atomics;
   unsigned FloatMinMaxCount = 0; ///< number of OpAtomicF{Min,Max}EXT
 };

@@ -19,15 +19,20 @@
 // --shader-object runs the module as a compute shader object
 // (VK_EXT_shader_object: vkCreateShadersEXT, vkCmdBindShadersEXT) instead of
 // a compute pipeline, the path a Vulkan layer sees in vkCreateShadersEXT; a
-// device without shader objects is refused (exit 3).
+// device without shader objects is refused (exit 3).  --ray-tracing runs
+// the module's ray generation entry point in a ray tracing pipeline over a
+// launch of "groups" invocations (RayTracing.h); a device without ray
+// tracing pipelines is refused (exit 3).
 //
 // Exit status: 0 ok; 1 usage, job or file error; 2 no usable device or a
 // Vulkan call failed; 3 the module needs a feature the device lacks (or that
-// --no-float-atomics leaves disabled), or --shader-object on a device without
-// shader objects; 4 --check-identical found runs whose outputs differ.
+// --no-float-atomics leaves disabled), or --shader-object / --ray-tracing on
+// a device without shader objects / ray tracing pipelines; 4
+// --check-identical found runs whose outputs differ.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RayTracing.h"
 #include "ShaderObjectApi.h"
 #include "SpirvInfo.h"
 #include "VulkanContext.h"
@@ -574,6 +579,7 @@ struct Options {
   bool Force = false;
   bool CheckIdentical = false;
   bool ShaderObject = false;
+  bool RayTracing = false;
   bool Quiet = false;
   std::optional<uint32_t> DeviceIndex;
   uint32_t Repeat = 1;
@@ -599,6 +605,7 @@ public:
   bool HasShaderObject = false;
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+  vkrun::RayTracingSupport RayTracing;
   FeatureChain Supported;
   FeatureChain Enabled;
   bool FloatAtomicsEnabled = false;
@@ -627,6 +634,7 @@ public:
       vkGetPhysicalDeviceFeatures2(Phys, &F2);
       ShaderObject.pNext = nullptr;
     }
+    RayTracing.query(Phys, Exts);
     if (Props.apiVersion >= VK_API_VERSION_1_2)
       Subgroup.pNext = &Driver;
     VkPhysicalDeviceProperties2 P2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Subgroup};
@@ -662,6 +670,10 @@ public:
     std::printf("%s: %s\n  shaderObject = %u\n", VK_EXT_SHADER_OBJECT_EXTENSION_NAME,
                 HasShaderObject ? "yes" : "no",
                 HasShaderObject && ShaderObject.shaderObject ? 1u : 0u);
+    // graphicsPipelineLibrary: --ray-tracing chains the module into the stage.
+    std::printf("%s: %s\n  rayTracingPipeline = %u\n  graphicsPipelineLibrary = %u\n",
+                VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, RayTracing.Extensions ? "yes" : "no",
+                RayTracing.Pipeline ? 1u : 0u, RayTracing.ChainedModules ? 1u : 0u);
     if (TimestampBits)
       std::printf("timestamps: %u valid bits, period %g ns\n", TimestampBits,
                   static_cast<double>(Props.limits.timestampPeriod));
@@ -685,8 +697,8 @@ public:
   /// Decides the enabled features for a module needing \p Needs (plus
   /// \p ExtraNeeds), creates the device, and returns the features the module
   /// needs but does not get (empty: all good).
-  std::vector<Need> createDevice(const std::vector<Need> &Needs,
-                                 bool NoFloatAtomics, bool GroupOps, bool WithShaderObject) {
+  std::vector<Need> createDevice(const std::vector<Need> &Needs, bool NoFloatAtomics,
+                                 bool GroupOps, bool WithShaderObject, bool WithRayTracing) {
     Enabled.link(HasF1 && !NoFloatAtomics, HasF2 && !NoFloatAtomics);
     FloatAtomicsEnabled = !NoFloatAtomics && (HasF1 || HasF2);
     if (FloatAtomicsEnabled)
@@ -721,6 +733,8 @@ public:
       Exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     if (WithShaderObject)
       enableShaderObject(Exts);
+    if (WithRayTracing)
+      enableRayTracing(Exts);
 
     vk::Context::createDevice(&Enabled.Base, Exts);
     return Missing;
@@ -743,6 +757,15 @@ private:
     EnabledShaderObject.pNext = Enabled.Base.pNext;
     Enabled.Base.pNext = &EnabledShaderObject;
     Exts.push_back(VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
+  }
+
+  /// --ray-tracing: the extensions and features, and buffer device
+  /// addresses for the shader binding table, or exit 3.
+  void enableRayTracing(std::vector<const char *> &Exts) {
+    RayTracing.enable(Exts, Enabled.Base);
+    if (!Supported.V12.bufferDeviceAddress)
+      fail(ExitUnsupported, "--ray-tracing: the device has no bufferDeviceAddress");
+    Enabled.V12.bufferDeviceAddress = VK_TRUE;
   }
 };
 
@@ -840,7 +863,7 @@ struct ShaderModule {
   std::string Entry;
 };
 
-ShaderModule loadShader(const Job &Jb) {
+ShaderModule loadShader(const Job &Jb, bool RayTracing) {
   const std::string Name = "'" + Jb.Shader.string() + "'";
   std::vector<uint8_t> Bytes = readFile(Jb.Shader, "SPIR-V module");
   if (Bytes.size() % 4 != 0)
@@ -851,12 +874,14 @@ ShaderModule loadShader(const Job &Jb) {
   std::string Err;
   if (!vkrun::analyzeSpirv(S.Words, S.Info, Err))
     fail(ExitUsage, Name + ": " + Err);
-  const std::vector<std::string> &Entries = S.Info.ComputeEntryPoints;
+  const std::vector<std::string> &Entries =
+      RayTracing ? S.Info.RayGenerationEntryPoints : S.Info.ComputeEntryPoints;
+  const char *Model = RayTracing ? "RayGenerationKHR" : "GLCompute";
   if (Entries.empty())
-    fail(ExitUsage, Name + " has no GLCompute entry point");
+    fail(ExitUsage, Name + " has no " + Model + " entry point");
   S.Entry = Jb.Entry.empty() ? Entries.front() : Jb.Entry;
   if (std::find(Entries.begin(), Entries.end(), S.Entry) == Entries.end())
-    fail(ExitUsage, Name + " has no GLCompute entry point named '" + S.Entry + "'");
+    fail(ExitUsage, Name + " has no " + Model + " entry point named '" + S.Entry + "'");
   return S;
 }
 
@@ -881,7 +906,8 @@ void createDeviceFor(Context &C, const Options &O, const Job &Jb, const ShaderMo
   const bool GroupOps =
       S.Info.Capabilities.count(static_cast<uint32_t>(spv::Capability::GroupNonUniform)) != 0;
   const std::vector<Need> Missing =
-      C.createDevice(jobNeeds(Jb, S.Info), O.NoFloatAtomics, GroupOps, O.ShaderObject);
+      C.createDevice(jobNeeds(Jb, S.Info), O.NoFloatAtomics, GroupOps, O.ShaderObject,
+                     O.RayTracing);
   if (!O.Quiet)
     std::printf("device: %s\n", C.deviceLine().c_str());
   if (!Missing.empty()) {
@@ -904,11 +930,15 @@ void createDeviceFor(Context &C, const Options &O, const Job &Jb, const ShaderMo
     fail(ExitUnsupported, "SPIR-V 1." + std::to_string(SpirvMinor) +
                               " needs a Vulkan 1.3 device");
   const VkPhysicalDeviceLimits &L = C.Props.limits;
-  for (int I = 0; I < 3; ++I)
-    if (Jb.Groups[I] == 0 || Jb.Groups[I] > L.maxComputeWorkGroupCount[I])
-      fail(ExitUsage, "workgroup count " + std::to_string(Jb.Groups[I]) + " in dimension " +
-                          std::to_string(I) + " is outside 1.." +
-                          std::to_string(L.maxComputeWorkGroupCount[I]));
+  for (int I = 0; I < 3; ++I) {
+    // A ray tracing launch's size is in invocations.
+    const uint64_t Max = uint64_t(L.maxComputeWorkGroupCount[I]) *
+                         (O.RayTracing ? L.maxComputeWorkGroupSize[I] : 1);
+    if (Jb.Groups[I] == 0 || Jb.Groups[I] > Max)
+      fail(ExitUsage, std::string(O.RayTracing ? "launch size " : "workgroup count ") +
+                          std::to_string(Jb.Groups[I]) + " in dimension " +
+                          std::to_string(I) + " is outside 1.." + std::to_string(Max));
+  }
 }
 
 /// One element of a buffer (or an image) on the device, and its place in
@@ -1016,16 +1046,20 @@ void JobMemory::stage() {
 }
 
 /// Descriptor set 0 with every bound buffer and image, and the compute
-/// pipeline or, with \p ShaderObject, the compute shader object; destroyed
-/// with the object.
+/// pipeline or, with --shader-object, the compute shader object, or with
+/// --ray-tracing the ray tracing pipeline; destroyed with the object.
 class JobPipeline {
 public:
-  JobPipeline(VkDevice Dev, const Job &Jb, JobMemory &Mem, const ShaderModule &S,
-              bool ShaderObject)
-      : Dev(Dev) {
+  JobPipeline(const Context &C, const Options &O, const Job &Jb, JobMemory &Mem,
+              const ShaderModule &S)
+      : Dev(C.Device) {
+    Stages = O.RayTracing ? VK_SHADER_STAGE_RAYGEN_BIT_KHR : VK_SHADER_STAGE_COMPUTE_BIT;
     createLayouts(Jb);
     writeDescriptors(Jb, Mem);
-    if (ShaderObject)
+    if (O.RayTracing)
+      RayTracing = std::make_unique<vkrun::RayTracingPipeline>(
+          C, Layout, S.Words, S.Entry, C.RayTracing.ChainedModules);
+    else if (O.ShaderObject)
       createShaderObject(S);
     else
       createPipeline(S);
@@ -1033,6 +1067,7 @@ public:
   JobPipeline(const JobPipeline &) = delete;
   JobPipeline &operator=(const JobPipeline &) = delete;
   ~JobPipeline() {
+    RayTracing.reset();
     if (Shader)
       DestroyShader(Dev, Shader, nullptr);
     vkDestroyPipeline(Dev, Pipeline, nullptr);
@@ -1047,6 +1082,9 @@ public:
   VkPipeline Pipeline = VK_NULL_HANDLE;
   VkShaderEXT Shader = VK_NULL_HANDLE; ///< instead of Pipeline
   PFN_vkCmdBindShadersEXT BindShaders = nullptr;
+  std::unique_ptr<vkrun::RayTracingPipeline> RayTracing; ///< instead of Pipeline
+  /// The stages that see the descriptor set.
+  VkShaderStageFlags Stages;
 
 private:
   void createLayouts(const Job &Jb);
@@ -1073,7 +1111,7 @@ void JobPipeline::createLayouts(const Job &Jb) {
     X.descriptorType = B.Image ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     X.descriptorCount = static_cast<uint32_t>(B.Elements.size());
-    X.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    X.stageFlags = Stages;
     LB.push_back(X);
     (B.Image ? ImageCount : DescCount) += X.descriptorCount;
   }
@@ -1168,8 +1206,9 @@ void JobPipeline::createShaderObject(const ShaderModule &S) {
 }
 
 /// Copies each element's initial bytes from the staging buffer into its
-/// buffer or image (which ends in the GENERAL layout).
-void recordUploads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
+/// buffer or image (which ends in the GENERAL layout for \p Shader).
+void recordUploads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem,
+                   VkPipelineStageFlags Shader) {
   for (const Slot &S : Mem.Slots) {
     if (!S.Img) {
       VkBufferCopy Cp{S.Offset, 0, S.Gpu->Size};
@@ -1185,12 +1224,14 @@ void recordUploads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
     imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                  VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+                 VK_PIPELINE_STAGE_TRANSFER_BIT, Shader);
   }
 }
 
-/// Copies every element with an output into the readback buffer.
-void recordDownloads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
+/// Copies every element with an output into the readback buffer, after the
+/// writes of \p Shader.
+void recordDownloads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem,
+                     VkPipelineStageFlags Shader) {
   for (const Slot &S : Mem.Slots) {
     if (Jb.Buffers[S.Buffer].Elements[S.Element].Output.empty())
       continue;
@@ -1201,8 +1242,7 @@ void recordDownloads(VkCommandBuffer Cmd, const Job &Jb, const JobMemory &Mem) {
     }
     imageBarrier(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_GENERAL,
                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
-                 VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                 VK_PIPELINE_STAGE_TRANSFER_BIT);
+                 VK_ACCESS_TRANSFER_READ_BIT, Shader, VK_PIPELINE_STAGE_TRANSFER_BIT);
     const VkBufferImageCopy Cp = wholeImage(S.Offset, *Jb.Buffers[S.Buffer].Image);
     vkCmdCopyImageToBuffer(Cmd, S.Img->Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            Mem.Readback.Handle, 1, &Cp);
@@ -1240,14 +1280,21 @@ public:
     VK_CHECK(vkBeginCommandBuffer(Cmd, &BeginI));
     if (Queries)
       vkCmdResetQueryPool(Cmd, Queries, 0, 2);
-    recordUploads(Cmd, Jb, Mem);
+    const VkPipelineStageFlags Shader = P.RayTracing
+                                            ? VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR
+                                            : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    recordUploads(Cmd, Jb, Mem, Shader);
     if (P.Shader) {
       const VkShaderStageFlagBits Stage = VK_SHADER_STAGE_COMPUTE_BIT;
       P.BindShaders(Cmd, 1, &Stage, &P.Shader);
     }
-    vk::recordTimedDispatch(Cmd, P.Pipeline, P.Layout, P.Set, Queries, Jb.Groups[0],
-                            Jb.Groups[1], Jb.Groups[2]);
-    recordDownloads(Cmd, Jb, Mem);
+    if (P.RayTracing)
+      P.RayTracing->recordTimedTrace(Cmd, P.Layout, P.Set, Queries, Jb.Groups[0],
+                                     Jb.Groups[1], Jb.Groups[2]);
+    else
+      vk::recordTimedDispatch(Cmd, P.Pipeline, P.Layout, P.Set, Queries, Jb.Groups[0],
+                              Jb.Groups[1], Jb.Groups[2]);
+    recordDownloads(Cmd, Jb, Mem, Shader);
     vk::recordHostReadBarrier(Cmd);
     VK_CHECK(vkEndCommandBuffer(Cmd));
   }
@@ -1371,10 +1418,12 @@ int runJob(Context &C, const Options &O) {
   if (Jb.Shader.empty())
     fail(ExitUsage, "no shader: give 'shader' in the job or --shader");
 
-  const ShaderModule Shader = loadShader(Jb);
+  const ShaderModule Shader = loadShader(Jb, O.RayTracing);
   createDeviceFor(C, O, Jb, Shader);
   JobMemory Mem(C, Jb);
-  const JobPipeline Pipeline(C.Device, Jb, Mem, Shader, O.ShaderObject);
+  const JobPipeline Pipeline(C, O, Jb, Mem, Shader);
+  if (Pipeline.RayTracing)
+    std::printf("ray tracing pipeline: %s\n", Pipeline.RayTracing->How.c_str());
   Submission Sub(C);
   Sub.record(Jb, Mem, Pipeline);
 
@@ -1418,6 +1467,12 @@ const char *Usage =
     "  --shader FILE        use this module instead of the job's 'shader'\n"
     "  --shader-object      run it as a compute shader object (VK_EXT_shader_object)\n"
     "                       instead of a compute pipeline; exit 3 without one\n"
+    "  --ray-tracing        run its ray generation entry point as the one shader of a\n"
+    "                       ray tracing pipeline (VK_KHR_ray_tracing_pipeline; the\n"
+    "                       module chained into the stage where the device allows\n"
+    "                       it, a deferred operation), launched over \"groups\" read\n"
+    "                       as invocations; prints how the pipeline was made; exit 3\n"
+    "                       without ray tracing pipelines\n"
     "  --groups X[,Y[,Z]]   override the job's workgroup counts\n"
     "  --out-dir DIR        resolve relative output paths against DIR (default:\n"
     "                       the job file's directory)\n"
@@ -1445,8 +1500,8 @@ const char *Usage =
     "  Relative paths are relative to the job file's directory.\n"
     "\n"
     "exit status: 0 ok, 1 usage/job/file error, 2 no device or Vulkan error,\n"
-    "  3 module needs a missing feature (or --shader-object without shader\n"
-    "  objects), 4 runs not identical\n";
+    "  3 module needs a missing feature (or --shader-object / --ray-tracing\n"
+    "  without shader objects / ray tracing pipelines), 4 runs not identical\n";
 
 uint32_t parseCount(const std::string &S, const char *Flag) {
   try {
@@ -1484,6 +1539,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.CheckIdentical = true;
     } else if (A == "--shader-object") {
       O.ShaderObject = true;
+    } else if (A == "--ray-tracing") {
+      O.RayTracing = true;
     } else if (A == "-q" || A == "--quiet") {
       O.Quiet = true;
     } else if (A == "--device") {
@@ -1519,6 +1576,8 @@ Options parseArgs(int Argc, char **Argv) {
   }
   if (!O.Features && !O.ListDevices && O.JobPath.empty())
     fail(ExitUsage, "no job file given (see --help)");
+  if (O.ShaderObject && O.RayTracing)
+    fail(ExitUsage, "--shader-object and --ray-tracing exclude each other");
   if (O.CheckIdentical && O.Repeat < 2)
     fail(ExitUsage, "--check-identical needs --repeat N with N >= 2");
   return O;
