@@ -196,6 +196,15 @@ bool IdWords::operator==(const IdWords &O) const {
   return true;
 }
 
+unsigned enumerantParameters(const char *Kind, uint32_t Value) {
+  for (const KindInfo &K : tables::Kinds)
+    if (std::strcmp(K.Name, Kind) == 0) {
+      const EnumerantInfo *E = paramsOf(K, Value);
+      return E ? E->ParamCount : 0;
+    }
+  return 0;
+}
+
 int extInstSet(const std::string &ImportName) {
   for (size_t I = 0; I < std::size(tables::ExtSets); ++I) {
     const ExtSetInfo &S = tables::ExtSets[I];

@@ -99,6 +99,11 @@ int extInstSet(const std::string &ImportName);
 IdWords idWords(spv::Op Opcode, const uint32_t *Operands, uint32_t NumOperands,
                 const OperandContext &Context = {});
 
+/// The number of parameter operands that enumerant \p Value of the operand
+/// kind named \p Kind takes ("MemoryAccess", 0x2: Aligned's one literal);
+/// 0 for an enumerant without parameters, or an unknown kind or value.
+unsigned enumerantParameters(const char *Kind, uint32_t Value);
+
 bool isKnown(spv::Op Opcode);
 /// "OpIAdd"; "" for an unknown opcode.
 const char *name(spv::Op Opcode);

@@ -125,7 +125,7 @@ bool ImageRetype::walk(uint32_t Root, const std::string &Var, std::vector<Change
       const InstRef R = U.User;
       const Op O = M.inst(R).Opcode;
       if (O == Op::OpName || O == Op::OpDecorate || O == Op::OpDecorateId ||
-          O == Op::OpEntryPoint || (O == Op::OpExtInst && isDebugOnlyUse(M, R, U.Word)))
+          O == Op::OpDecorateString || O == Op::OpEntryPoint || (O == Op::OpExtInst && isDebugOnlyUse(M, R, U.Word)))
         continue;
       if (O == Op::OpCopyObject) {
         Out.push_back({R, Edit::Copy, K});

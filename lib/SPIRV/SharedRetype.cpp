@@ -7,6 +7,8 @@
 
 #include "SharedRetype.h"
 
+#include "Grammar.h"
+
 namespace fatomic::spirv {
 
 using spv::StorageClass;
@@ -103,6 +105,8 @@ bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
     return Word == 0;
   case Op::OpName:
   case Op::OpDecorate:
+  case Op::OpDecorateId:
+  case Op::OpDecorateString:
   case Op::OpEntryPoint:
     return true;
   case Op::OpExtInst:
@@ -284,18 +288,72 @@ void SharedRetype::apply() {
   }
 }
 
-// OpCopyMemory whose two sides now differ: load, convert, store.
+namespace {
+/// One memory-operand mask, bit by bit in ascending order, each bit with
+/// its parameter words.
+using MemoryOperandBits = std::vector<std::pair<uint32_t, std::vector<uint32_t>>>;
+
+/// Reads the memory-operand mask at operand word \p At of \p R and the
+/// parameters its bits take (in bit order, as many as the grammar gives
+/// each); \p At moves past them.
+MemoryOperandBits readMemoryOperands(const Module &M, InstRef R, uint32_t &At) {
+  MemoryOperandBits Bits;
+  const uint32_t N = M.numOperands(R), Mask = M.operand(R, At++);
+  for (uint32_t B = 0; B < 32; ++B) {
+    const uint32_t Bit = uint32_t{1} << B;
+    if (!(Mask & Bit))
+      continue;
+    std::vector<uint32_t> Params;
+    for (unsigned P = grammar::enumerantParameters("MemoryAccess", Bit); P && At < N; --P)
+      Params.push_back(M.operand(R, At++));
+    Bits.emplace_back(Bit, std::move(Params));
+  }
+  return Bits;
+}
+
+/// \p Bits as operand words (a mask and its parameters), without \p Drop;
+/// none for an empty mask.
+std::vector<uint32_t> memoryOperandWords(const MemoryOperandBits &Bits, spv::MemoryAccessMask Drop) {
+  uint32_t Mask = 0;
+  std::vector<uint32_t> Params;
+  for (const auto &[Bit, P] : Bits)
+    if (Bit != uint32_t(Drop)) {
+      Mask |= Bit;
+      Params.insert(Params.end(), P.begin(), P.end());
+    }
+  if (!Mask)
+    return {};
+  std::vector<uint32_t> Words{Mask};
+  Words.insert(Words.end(), Params.begin(), Params.end());
+  return Words;
+}
+} // namespace
+
+// OpCopyMemory whose two sides now differ: load, convert, store.  The
+// copy's memory operands go with them: one mask applies to both sides, two
+// to the target and the source (SPIR-V, OpCopyMemory); a load cannot make
+// its pointer available, nor a store its pointer visible.
 void SharedRetype::splitCopies() {
   for (InstRef R : CopyMemories) {
     const uint32_t Dst = M.operand(R, 0), Src = M.operand(R, 1);
     const uint32_t DT = C.pointee(C.typeOf(Dst)), ST = C.pointee(C.typeOf(Src));
     if (DT == ST)
       continue;
+    uint32_t At = 2;
+    MemoryOperandBits TargetBits, SourceBits;
+    if (At < M.numOperands(R))
+      TargetBits = readMemoryOperands(M, R, At);
+    SourceBits = At < M.numOperands(R) ? readMemoryOperands(M, R, At) : TargetBits;
+    std::vector<uint32_t> LoadOps{Src}, StoreOps{Dst};
+    for (uint32_t W : memoryOperandWords(SourceBits, spv::MemoryAccessMask::MakePointerAvailable))
+      LoadOps.push_back(W);
     std::vector<InstRef> Seq;
     const uint32_t L = M.newId();
-    Seq.push_back(M.create(Op::OpLoad, ST, L, {Src}));
-    const uint32_t Conv = convertValue(M, Seq, L, ST, DT, 0);
-    Seq.push_back(M.create(Op::OpStore, 0, 0, {Dst, Conv}));
+    Seq.push_back(M.create(Op::OpLoad, ST, L, LoadOps));
+    StoreOps.push_back(convertValue(M, Seq, L, ST, DT, 0));
+    for (uint32_t W : memoryOperandWords(TargetBits, spv::MemoryAccessMask::MakePointerVisible))
+      StoreOps.push_back(W);
+    Seq.push_back(M.create(Op::OpStore, 0, 0, StoreOps));
     Edits.InsertBefore[R] = std::move(Seq);
     Edits.Dropped.insert(R);
   }

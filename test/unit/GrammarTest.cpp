@@ -98,6 +98,19 @@ TEST(Grammar, ImageOperandsWithIds) {
   EXPECT_EQ(ids(Op::OpStore, {20, 21, Access, 4, 22}), (V{0, 1, 4}));
 }
 
+TEST(Grammar, EnumerantParameters) {
+  // MemoryAccess: Volatile none, Aligned a literal, MakePointerAvailable
+  // and MakePointerVisible a scope id each.
+  EXPECT_EQ(grammar::enumerantParameters("MemoryAccess", 0x1), 0u);
+  EXPECT_EQ(grammar::enumerantParameters("MemoryAccess", 0x2), 1u);
+  EXPECT_EQ(grammar::enumerantParameters("MemoryAccess", 0x8), 1u);
+  EXPECT_EQ(grammar::enumerantParameters("MemoryAccess", 0x10), 1u);
+  EXPECT_EQ(grammar::enumerantParameters("MemoryAccess", 0x20), 0u);
+  // LoopControl: DependencyLength a literal.
+  EXPECT_EQ(grammar::enumerantParameters("LoopControl", 0x8), 1u);
+  EXPECT_EQ(grammar::enumerantParameters("NoSuchKind", 0x2), 0u);
+}
+
 TEST(Grammar, Switch) {
   EXPECT_EQ(ids(Op::OpSwitch, {3, 4}), (V{0, 1}));
   EXPECT_EQ(ids(Op::OpSwitch, {3, 4, 1, 5, 2, 6}), (V{0, 1, 3, 5}));
