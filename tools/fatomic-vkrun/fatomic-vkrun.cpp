@@ -104,7 +104,9 @@ void writeFile(const fs::path &P, const uint8_t *Data, size_t Size) {
     fail(ExitUsage, "cannot create output file '" + P.string() + "'");
   Out.write(reinterpret_cast<const char *>(Data),
             static_cast<std::streamsize>(Size));
-  if (!Out)
+  // The data reaches the file when it is flushed: a full disk shows there.
+  Out.close();
+  if (Out.fail())
     fail(ExitUsage, "cannot write output file '" + P.string() + "'");
 }
 
@@ -449,7 +451,12 @@ Element parseElement(const json &E, const fs::path &Dir,
   std::vector<uint8_t> Data = parseInit(E, Dir, Where, Fill);
   size_t Size = Data.size();
   if (E.contains("size")) {
-    Size = E["size"].get<size_t>();
+    // A byte count the host can hold (a storage buffer is far smaller).
+    const json &S = E["size"];
+    if (!S.is_number_unsigned() || S.get<uint64_t>() > (uint64_t{1} << 32))
+      fail(ExitUsage, Where + ": size must be a whole number of bytes from 1 to 2^32, not " +
+                          S.dump());
+    Size = S.get<size_t>();
     if (Data.size() > Size)
       fail(ExitUsage, Where + ": init has " + std::to_string(Data.size()) +
                           " bytes, more than size " + std::to_string(Size));
@@ -1379,8 +1386,11 @@ private:
 
 /// Writes the last run's outputs; relative paths resolve against --out-dir
 /// or the job file's directory.
+/// Every output's directory is checked before the first is written, so that
+/// a job with an output in a missing directory writes none.
 void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem) {
   const fs::path OutBase = O.OutDir ? *O.OutDir : O.JobPath.parent_path();
+  std::vector<std::pair<fs::path, const Slot *>> Outputs;
   for (const Slot &S : Mem.Slots) {
     const Element &El = Jb.Buffers[S.Buffer].Elements[S.Element];
     if (El.Output.empty())
@@ -1388,8 +1398,17 @@ void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem) {
     fs::path P = El.Output;
     if (P.is_relative())
       P = OutBase / P;
-    writeFile(P, Mem.readback(S), El.Init.size());
+    std::error_code EC;
+    const fs::path Dir = P.parent_path().empty() ? fs::path(".") : P.parent_path();
+    if (!fs::is_directory(Dir, EC))
+      fail(ExitUsage, "output file '" + P.string() + "': no directory '" + Dir.string() +
+                          "'; no output written");
+    if (fs::is_directory(P, EC))
+      fail(ExitUsage, "output file '" + P.string() + "' is a directory; no output written");
+    Outputs.emplace_back(P, &S);
   }
+  for (const auto &[P, S] : Outputs)
+    writeFile(P, Mem.readback(*S), Jb.Buffers[S->Buffer].Elements[S->Element].Init.size());
 }
 
 void printTimes(std::vector<double> Ms) {
