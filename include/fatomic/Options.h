@@ -16,7 +16,8 @@
 //                                  applied only where legal)
 //   native=<feature>[+<feature>]   features the target has natively
 //                                  (Target.h names); added to any profile
-//   images=retype                  opt in to retyping r32f storage images
+//   images=retype|off              opt in to retyping r32f storage images
+//                                  (default off)
 //   outline=on|off                 lower each kind of atomic once, in a
 //                                  helper function that its atomics call
 //                                  (default on), or write the lowering out

@@ -86,9 +86,12 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   if (Key == "images") {
-    if (Value != "retype")
-      return badValue(Error, Key, Value, "retype");
-    Opts.RetypeImages = true;
+    if (Value == "retype")
+      Opts.RetypeImages = true;
+    else if (Value == "off")
+      Opts.RetypeImages = false;
+    else
+      return badValue(Error, Key, Value, "retype or off");
     return true;
   }
   if (Key == "outline") {

@@ -70,6 +70,13 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_FALSE(parseOptions("native=shaderBufferFloat32AtomicMinMax+warp", Err));
   EXPECT_NE(Err.find("'warp'"), std::string::npos) << Err;
   EXPECT_FALSE(parseOptions("images=alias", Err));
+  EXPECT_NE(Err.find("retype or off"), std::string::npos) << Err;
+  {
+    // The default can be written out, and a later key wins.
+    auto O = parseOptions("images=retype,images=off", Err);
+    ASSERT_TRUE(O) << Err;
+    EXPECT_FALSE(O->RetypeImages);
+  }
   EXPECT_FALSE(parseOptions("outline=maybe", Err));
   EXPECT_NE(Err.find("'outline'"), std::string::npos) << Err;
   EXPECT_FALSE(parseOptions("writers=some", Err));
