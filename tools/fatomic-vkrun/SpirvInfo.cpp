@@ -2,6 +2,7 @@
 
 #include "SpirvInfo.h"
 
+#include "Grammar.h"
 #include "Module.h"
 
 namespace vkrun {
@@ -21,6 +22,35 @@ AtomicMemory memoryOf(uint32_t SC) {
   default:
     return AtomicMemory::Other;
   }
+}
+
+/// The (set, binding) of every variable that an instruction in a function
+/// uses (decorations, names and entry point lists are not uses).
+void readDescriptors(fatomic::spirv::Module &M, SpirvInfo &Info) {
+  using fatomic::spirv::Section;
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> Decorated; // id -> (set, binding)
+  for (auto R : M.section(Section::Annotation)) {
+    if (M.inst(R).Opcode != spv::Op::OpDecorate || M.numOperands(R) < 3)
+      continue;
+    const auto D = static_cast<spv::Decoration>(M.operand(R, 1));
+    if (D == spv::Decoration::DescriptorSet) {
+      Decorated[M.operand(R, 0)].first = M.operand(R, 2);
+    } else if (D == spv::Decoration::Binding) {
+      Decorated[M.operand(R, 0)].second = M.operand(R, 2);
+    }
+  }
+  if (Decorated.empty())
+    return;
+  M.buildUses();
+  for (const auto &[Id, SetBinding] : Decorated)
+    for (const auto &U : M.uses(Id)) {
+      const Section S = fatomic::spirv::grammar::section(M.inst(U.User).Opcode);
+      if (S == Section::Debug || S == Section::Annotation || S == Section::EntryPoint)
+        continue;
+      const std::string Name = M.nameOf(Id);
+      Info.Descriptors.emplace(SetBinding, Name.empty() ? "%" + std::to_string(Id) : Name);
+      break;
+    }
 }
 
 } // namespace
@@ -144,6 +174,7 @@ bool analyzeSpirv(const std::vector<uint32_t> &W, SpirvInfo &Info,
         }
         Info.Atomics.insert(U);
       }
+  readDescriptors(M, Info);
   return true;
 }
 

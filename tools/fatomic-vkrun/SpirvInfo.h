@@ -10,6 +10,7 @@
 #define FATOMIC_VKRUN_SPIRVINFO_H
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct SpirvInfo {
   std::vector<std::string> RayGenerationEntryPoints;
   std::set<AtomicUse> Atomics;
   unsigned FloatMinMaxCount = 0; ///< number of OpAtomicF{Min,Max}EXT
+  /// The descriptors that the module's functions use: (set, binding) ->
+  /// the variable's name (or %id).  A pipeline layout must hold each.
+  std::map<std::pair<uint32_t, uint32_t>, std::string> Descriptors;
 };
 
 /// Parses \p Words.  Returns false and sets \p Error for anything that is not

@@ -892,6 +892,22 @@ ShaderModule loadShader(const Job &Jb, bool RayTracing) {
   return S;
 }
 
+/// Every descriptor the module's code uses must be in the job: the runner
+/// makes set 0 of the job's bindings, and a pipeline whose layout lacks a
+/// descriptor its shader uses is invalid.
+void checkDescriptors(const Job &Jb, const ShaderModule &S) {
+  for (const auto &[SetBinding, Var] : S.Info.Descriptors) {
+    const auto [Set, Binding] = SetBinding;
+    const std::string What = "'" + Jb.Shader.string() + "' uses " + Var + " at set " +
+                             std::to_string(Set) + ", binding " + std::to_string(Binding);
+    if (Set != 0)
+      fail(ExitUsage, What + "; the runner binds descriptor set 0 only");
+    if (std::none_of(Jb.Buffers.begin(), Jb.Buffers.end(),
+                     [&](const BufferSpec &B) { return B.Binding == Binding; }))
+      fail(ExitUsage, What + ", which the job gives no buffer or image for");
+  }
+}
+
 /// The features the module needs, and bufferDeviceAddress where the job
 /// patches addresses into its buffers.
 std::vector<Need> jobNeeds(const Job &Jb, const vkrun::SpirvInfo &Info) {
@@ -1438,6 +1454,7 @@ int runJob(Context &C, const Options &O) {
     fail(ExitUsage, "no shader: give 'shader' in the job or --shader");
 
   const ShaderModule Shader = loadShader(Jb, O.RayTracing);
+  checkDescriptors(Jb, Shader);
   createDeviceFor(C, O, Jb, Shader);
   JobMemory Mem(C, Jb);
   const JobPipeline Pipeline(C, O, Jb, Mem, Shader);
