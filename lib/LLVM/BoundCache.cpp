@@ -160,15 +160,16 @@ std::optional<BoundCache> BoundCache::make(Function &F,
   }
   if (!isQuietBeforeSites(F, Sites))
     return std::nullopt;
-  const unsigned Bits =
-      First->getType()->getPrimitiveSizeInBits().getFixedValue();
-  return BoundCache(F, First->getPointerOperand(), Bits, Op, Policy, Used);
+  return BoundCache(F, First->getPointerOperand(), First->getType(), Op,
+                    Policy, Used);
 }
 
-BoundCache::BoundCache(Function &F, Value *SamplePtr, unsigned Bits,
-                       FloatOp Op, NanPolicy Policy, bool Exact)
-    : F(F), WordTy(IntegerType::get(F.getContext(), Bits)), Op(Op),
-      Policy(Policy) {
+BoundCache::BoundCache(Function &F, Value *SamplePtr, Type *FPTy, FloatOp Op,
+                       NanPolicy Policy, bool Exact)
+    : F(F), FPTy(FPTy),
+      WordTy(IntegerType::get(F.getContext(),
+                              FPTy->getPrimitiveSizeInBits().getFixedValue())),
+      Op(Op), Policy(Policy) {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   const unsigned AS = F.getParent()->getDataLayout().getAllocaAddrSpace();
@@ -179,7 +180,7 @@ BoundCache::BoundCache(Function &F, Value *SamplePtr, unsigned Bits,
     return A;
   };
   PtrSlot = Slot(PtrTy, "ptr", ConstantPointerNull::get(PtrTy));
-  BoundSlot = Slot(WordTy, "bound", OrderKeys(B, Bits, Op, Policy).bottom());
+  BoundSlot = Slot(WordTy, "bound", keys(B).bottom());
   if (Exact) {
     WordSlot = Slot(WordTy, "word", ConstantInt::get(WordTy, 0));
     ValidSlot = Slot(B.getInt1Ty(), "valid", B.getFalse());
@@ -187,7 +188,7 @@ BoundCache::BoundCache(Function &F, Value *SamplePtr, unsigned Bits,
 }
 
 OrderKeys BoundCache::keys(IRBuilderBase &B) const {
-  return OrderKeys(B, WordTy->getBitWidth(), Op, Policy);
+  return OrderKeys(B, FPTy, Op, Policy);
 }
 
 Value *BoundCache::emitHit(IRBuilderBase &B, Value *Ptr, Value *Key,

@@ -52,7 +52,9 @@
 // instructions that some such atomic may follow touch memory only through
 // non-atomic non-volatile loads, stores into allocas used by nothing but
 // loads and stores, and intrinsics that access no memory (lifetime markers
-// and assume included).  What comes after the last atomic is free.
+// and assume included).  What comes after the last atomic is free.  The
+// scalar type is half, bfloat, float or double; the keys (OrderKeys.h) read
+// its NaNs from its format, so bfloat and half, both 16 bits, differ.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LIB_LLVM_BOUNDCACHE_H
@@ -72,6 +74,7 @@ class Function;
 class IRBuilderBase;
 class Instruction;
 class IntegerType;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -119,11 +122,12 @@ public:
   void promote();
 
 private:
-  BoundCache(llvm::Function &F, llvm::Value *SamplePtr, unsigned Bits,
+  BoundCache(llvm::Function &F, llvm::Value *SamplePtr, llvm::Type *FPTy,
              FloatOp Op, NanPolicy Policy, bool Exact);
   OrderKeys keys(llvm::IRBuilderBase &B) const;
 
   llvm::Function &F;
+  llvm::Type *FPTy; ///< the sites' float type, whose format keys() reads
   llvm::IntegerType *WordTy;
   FloatOp Op;
   NanPolicy Policy;

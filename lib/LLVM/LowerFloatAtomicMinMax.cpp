@@ -60,6 +60,7 @@
 #include "llvm/IR/ConstantFold.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
@@ -147,6 +148,9 @@ struct FloatAtomic {
   /// atomic of its own kind (WriterProof), which allows the forms that are
   /// exact only then.
   bool Exclusive = false;
+  /// Where it goes to a helper from a funclet (FuncletColors): the
+  /// funclet's EH pad, which the call names in a "funclet" bundle.
+  Instruction *Funclet = nullptr;
 };
 
 /// The operand of a collected atomic.
@@ -1148,11 +1152,12 @@ IntegerType *wordType(Type *Ty) {
 
 /// The helper functions of one run of the module pass: one per kind of
 /// atomicrmw (operation, type, ordering, syncscope, address space,
-/// volatility, alignment), made on first use, appended to the module and
-/// lowered in place.  Each helper is `internal alwaysinline nounwind`, takes
-/// the pointer and the operand and returns the old value; the atomic becomes
-/// a call to it.  Inliners (every -O level's, and always-inline) write the
-/// helper's body back at the atomic.
+/// volatility, alignment) and target of its callers (targetAttributes),
+/// made on first use, appended to the module and lowered in place.  Each
+/// helper is `internal alwaysinline nounwind`, has its callers' target
+/// attributes, takes the pointer and the operand and returns the old value;
+/// the atomic becomes a call to it.  Inliners (every -O level's, and
+/// always-inline) write the helper's body back at the atomic.
 class Outliner {
 public:
   Outliner(Module &M, const LoweringOptions &Options)
@@ -1168,13 +1173,16 @@ public:
     return !RMW.hasMetadataOtherThanDebugLoc();
   }
 
-  /// Replaces \p RMW by a call of its helper; \p Exclusive as in
-  /// FloatAtomic.
-  void replace(AtomicRMWInst &RMW, bool Exclusive) {
+  /// Replaces \p RMW by a call of its helper; \p Exclusive and
+  /// \p Funclet as in FloatAtomic.
+  void replace(AtomicRMWInst &RMW, bool Exclusive, Instruction *Funclet) {
     Function &Helper = helperFor(RMW, Exclusive);
     Value *Args[] = {RMW.getPointerOperand(), RMW.getValOperand()};
+    SmallVector<OperandBundleDef, 1> Bundles;
+    if (Funclet)
+      Bundles.emplace_back("funclet", Funclet);
     CallInst *Call = CallInst::Create(Helper.getFunctionType(), &Helper, Args,
-                                      "", RMW.getIterator());
+                                      Bundles, "", RMW.getIterator());
     Call->setCallingConv(CallConv);
     Call->setDebugLoc(RMW.getDebugLoc());
     Call->takeName(&RMW);
@@ -1183,9 +1191,9 @@ public:
   }
 
 private:
-  /// What a helper's body depends on, packed: the type is the key's first
-  /// half, everything else (all small) its second.
-  using Key = std::pair<Type *, uint64_t>;
+  /// What a helper depends on: the type; everything else of the atomic
+  /// (all small), packed; its function's target attributes.
+  using Key = std::tuple<Type *, uint64_t, AttributeSet>;
   static Key keyOf(const AtomicRMWInst &RMW, bool Exclusive) {
     uint64_t K = uint64_t(RMW.getOperation());                 // < 2^5
     K = K << 1 | uint64_t(Exclusive);
@@ -1194,7 +1202,22 @@ private:
     K = K << 6 | uint64_t(Log2(RMW.getAlign()));               // < 2^6
     K = K << 8 | uint64_t(RMW.getSyncScopeID());               // uint8_t
     K = K << 24 | uint64_t(RMW.getPointerAddressSpace());      // < 2^24
-    return {RMW.getType(), K};
+    return {RMW.getType(), K, targetAttributes(*RMW.getFunction())};
+  }
+
+  /// The attributes of \p F that choose the target its code is compiled
+  /// for, and with it the calling convention (RISC-V passes floats in FP
+  /// registers only with +f/+d; "use-soft-float" picks a soft-float ABI).
+  /// A helper compiled for another target than its caller would take its
+  /// arguments elsewhere, and could not be inlined into it.
+  static AttributeSet targetAttributes(const Function &F) {
+    static constexpr StringLiteral Kinds[] = {"target-cpu", "target-features",
+                                              "tune-cpu", "use-soft-float"};
+    AttrBuilder Target(F.getContext());
+    for (StringRef Kind : Kinds)
+      if (Attribute A = F.getFnAttribute(Kind); A.isValid())
+        Target.addAttribute(A);
+    return AttributeSet::get(F.getContext(), Target);
   }
 
   Function &helperFor(AtomicRMWInst &RMW, bool Exclusive) {
@@ -1250,14 +1273,64 @@ private:
   DenseMap<Key, Function *> Helpers;
 };
 
+/// The funclets of a function with a scoped EH personality (Windows EH,
+/// Wasm EH): a call in a funclet must name the funclet's pad in a
+/// "funclet" operand bundle, or WinEHPrepare takes it for unreachable and
+/// removes it.  The blocks' funclets are colorEHFunclets', computed on the
+/// first question (before any block is split), and only where the function
+/// has funclets.
+class FuncletColors {
+public:
+  explicit FuncletColors(Function &F)
+      : F(F), HasFunclets(F.hasPersonalityFn() &&
+                          isScopedEHPersonality(
+                              classifyEHPersonality(F.getPersonalityFn()))) {}
+
+  /// Whether a call in \p BB can name its funclet: \p BB belongs to one
+  /// funclet, or to the function's body (a block of several funclets is
+  /// cloned apart by WinEHPrepare; its atomics are written out in place).
+  bool hasOneFunclet(const BasicBlock &BB) {
+    const ColorVector *Colors = colorsOf(BB);
+    return !Colors || Colors->size() == 1;
+  }
+
+  /// The EH pad of the funclet that \p BB belongs to; null in the
+  /// function's body or where the function has no funclets.
+  Instruction *padOf(const BasicBlock &BB) {
+    const ColorVector *Colors = colorsOf(BB);
+    if (!Colors || Colors->size() != 1)
+      return nullptr;
+    Instruction *Pad = &*Colors->front()->getFirstNonPHIIt();
+    return Pad->isEHPad() ? Pad : nullptr;
+  }
+
+private:
+  const ColorVector *colorsOf(const BasicBlock &BB) {
+    if (!HasFunclets)
+      return nullptr;
+    if (!Colored) {
+      Colors = colorEHFunclets(F);
+      Colored = true;
+    }
+    auto It = Colors.find(&BB);
+    return It == Colors.end() ? nullptr : &It->second;
+  }
+
+  Function &F;
+  const bool HasFunclets;
+  bool Colored = false;
+  DenseMap<BasicBlock *, ColorVector> Colors;
+};
+
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
 /// The float min/max atomics of \p F: those that go to a helper
 /// (\p ToOutline, where \p Outline is given) and those written out in place
-/// (\p Atomics).  Reports the DXIL calls that cannot be lowered, and adds the
-/// float dx.op.atomicBinOp declarations of the others to \p DxilCallees.
+/// (\p Atomics; also one in a block that several EH funclets share).
+/// Reports the DXIL calls that cannot be lowered, and adds the float
+/// dx.op.atomicBinOp declarations of the others to \p DxilCallees.
 /// \p IsExclusive tells the atomics proven to have exclusive writers.
 void collectAtomics(Function &F, const LoweringOptions &Options,
                     bool Outline, SmallSetVector<Function *, 2> &DxilCallees,
@@ -1265,6 +1338,7 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
                     SmallVectorImpl<FloatAtomic> &Atomics,
                     SmallVectorImpl<FloatAtomic> &ToOutline) {
   DxilOverloadCheck Overloads(*F.getParent());
+  FuncletColors Funclets(F);
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
@@ -1275,10 +1349,13 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
       A->Exclusive =
           Options.policyFor(A->DefaultPolicy) == NanPolicy::Propagate &&
           IsExclusive(*RMW);
-      if (Outline && Outliner::canOutline(*RMW))
+      if (Outline && Outliner::canOutline(*RMW) &&
+          Funclets.hasOneFunclet(*RMW->getParent())) {
+        A->Funclet = Funclets.padOf(*RMW->getParent());
         ToOutline.push_back(*A);
-      else
+      } else {
         Atomics.push_back(*A);
+      }
       continue;
     }
     auto *CB = dyn_cast<CallBase>(&I);
@@ -1345,6 +1422,7 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
   const bool Aggregates = targetAggregates(F, Options.Aggregate);
   if (!Aggregates && !Cache)
     return;
+  const bool Controlled = Aggregates && usesConvergenceControl(F);
   for (SmallVectorImpl<FloatAtomic> *List : {&Atomics, &ToOutline}) {
     SmallVector<FloatAtomic, 8> WithElected;
     for (const FloatAtomic &A : *List) {
@@ -1352,8 +1430,9 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
       if (RMW && Aggregates && isWarpAggregable(*RMW)) {
         // Before the per-lane atomic, as its block comes first.
         FloatAtomic &Elected = WithElected.emplace_back(A);
-        Elected.Inst = &aggregateOverWarp(
-            *RMW, A.Op, Options.policyFor(A.DefaultPolicy), Cache);
+        Elected.Inst =
+            &aggregateOverWarp(*RMW, A.Op, Options.policyFor(A.DefaultPolicy),
+                               Cache, Controlled);
       } else if (RMW && Cache) {
         Cache->guard(*RMW);
       }
@@ -1387,7 +1466,7 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
     aggregateWarpAtomics(F, Options, Cache ? &*Cache : nullptr, Atomics,
                          ToOutline);
   for (const FloatAtomic &A : ToOutline)
-    Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive);
+    Outline->replace(*cast<AtomicRMWInst>(A.Inst), A.Exclusive, A.Funclet);
   lowerInPlace(F, Options, Atomics);
   if (Cache)
     Cache->promote();
@@ -1452,6 +1531,7 @@ Function *Outliner::makeHelper(AtomicRMWInst &RMW, bool Exclusive) {
   Helper->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   Helper->addFnAttr(Attribute::AlwaysInline);
   Helper->addFnAttr(Attribute::NoUnwind);
+  Helper->addFnAttrs(AttrBuilder(Ctx, targetAttributes(*RMW.getFunction())));
   Argument *Ptr = Helper->getArg(0), *Val = Helper->getArg(1);
   Ptr->setName("p");
   Val->setName("v");

@@ -7,7 +7,9 @@
 // included.  The same rewrite applies to operands and to memory words: a
 // NaN becomes the identity pattern under `number` (the key no number is
 // behind) and the sticky pattern under `propagate` (the key every operand
-// is behind); `fast` keys the raw bits.
+// is behind); `fast` keys the raw bits.  Which words are NaNs is read from
+// the float type's format (its fltSemantics), never from the width alone:
+// half and bfloat are both 16 bits wide, with different exponent fields.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LIB_LLVM_ORDERKEYS_H
@@ -16,20 +18,32 @@
 #include "fatomic/NanPolicy.h"
 #include "fatomic/OrderMap.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 
 namespace fatomic::llvmir {
 
-/// Emits key arithmetic on iN words (N = 16, 32 or 64) through a builder
-/// that the caller positions.  Each value is made in its own statement, so
-/// the order of the instructions does not depend on the order in which the
-/// compiler evaluates arguments.
+/// Emits key arithmetic on the iN words (N = 16, 32 or 64) of a scalar
+/// float type through a builder that the caller positions.  Each value is
+/// made in its own statement, so the order of the instructions does not
+/// depend on the order in which the compiler evaluates arguments.
 class OrderKeys {
 public:
-  OrderKeys(llvm::IRBuilderBase &B, unsigned Bits, FloatOp Op,
+  /// Keys of the words of \p FPTy (half, bfloat, float or double).
+  OrderKeys(llvm::IRBuilderBase &B, llvm::Type *FPTy, FloatOp Op,
             NanPolicy Policy)
-      : B(B), Bits(Bits), WordTy(B.getIntNTy(Bits)), Op(Op), Policy(Policy) {}
+      : B(B), Bits(FPTy->getPrimitiveSizeInBits().getFixedValue()),
+        WordTy(B.getIntNTy(Bits)), ExponentMask(exponentMaskOf(FPTy)), Op(Op),
+        Policy(Policy) {}
+
+  /// The exponent field of \p FPTy's format, which is the bit pattern of
+  /// +inf: a word above it, sign cleared, is a NaN.
+  static uint64_t exponentMaskOf(llvm::Type *FPTy) {
+    return llvm::APFloat::getInf(FPTy->getFltSemantics())
+        .bitcastToAPInt()
+        .getZExtValue();
+  }
 
   unsigned bits() const { return Bits; }
   llvm::IntegerType *wordType() const { return WordTy; }
@@ -40,7 +54,7 @@ public:
   /// Whether the word \p W is a NaN.
   llvm::Value *isNaN(llvm::Value *W) {
     llvm::Value *Magnitude = B.CreateAnd(W, word(widthMask(Bits) >> 1));
-    return B.CreateICmpUGT(Magnitude, word(exponentMask(Bits)));
+    return B.CreateICmpUGT(Magnitude, word(ExponentMask));
   }
 
   /// U of a word.
@@ -116,6 +130,7 @@ private:
   llvm::IRBuilderBase &B;
   const unsigned Bits;
   llvm::IntegerType *const WordTy;
+  const uint64_t ExponentMask; ///< of the format, not of the width
   const FloatOp Op;
   const NanPolicy Policy;
 };

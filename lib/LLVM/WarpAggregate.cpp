@@ -16,7 +16,9 @@
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -54,16 +56,25 @@ bool isWarpSharedAddressSpace(unsigned AS) {
 class WarpAggregate {
 public:
   WarpAggregate(AtomicRMWInst &RMW, FloatOp Op, NanPolicy Policy,
-                BoundCache *Cache)
-      : RMW(RMW), Op(Op), Cache(Cache), B(&RMW),
+                BoundCache *Cache, bool Controlled)
+      : RMW(RMW), Op(Op), Cache(Cache), Controlled(Controlled), B(&RMW),
         Bits(RMW.getType()->getPrimitiveSizeInBits().getFixedValue()),
-        WordTy(B.getIntNTy(Bits)), Keys(B, Bits, Op, Policy) {}
+        WordTy(B.getIntNTy(Bits)), Keys(B, RMW.getType(), Op, Policy) {}
 
   AtomicRMWInst &run();
 
 private:
+  /// A call of the intrinsic \p ID; a convergent one is controlled by the
+  /// form's anchor, where the function uses convergence control.
   Value *call(Intrinsic::ID ID, ArrayRef<Value *> Args) {
-    return B.CreateIntrinsic(ID, {}, Args);
+    if (!Anchor)
+      return B.CreateIntrinsic(ID, {}, Args);
+    Function *Callee =
+        Intrinsic::getOrInsertDeclaration(RMW.getModule(), ID, {});
+    if (!Callee->isConvergent())
+      return B.CreateCall(Callee, Args);
+    return B.CreateCall(Callee, Args,
+                        {OperandBundleDef("convergencectrl", Anchor)});
   }
   Value *emitJoin(Value *High, Value *Low);
   Value *emitSameAddress();
@@ -88,10 +99,12 @@ private:
   AtomicRMWInst &RMW;
   const FloatOp Op;
   BoundCache *const Cache; ///< the function's bound cache, if it has one
+  const bool Controlled;   ///< the function uses convergence control
   IRBuilder<> B;
   const unsigned Bits;
   IntegerType *const WordTy;
   OrderKeys Keys;
+  Value *Anchor = nullptr;       ///< Controlled: the form's convergence token
   Value *Entry = nullptr;        ///< the lanes that reached the atomic together
   Value *Mask = nullptr;         ///< the group's lanes (-1: the full warp)
   Value *HitResult = nullptr;    ///< used, with the cache: a hit's result
@@ -277,6 +290,12 @@ WarpAggregate::Shape WarpAggregate::split() {
   B.SetCurrentDebugLocation(RMW.getDebugLoc());
   S.Head->getTerminator()->eraseFromParent();
   B.SetInsertPoint(S.Head);
+  // The form works on whichever lanes reach the atomic together
+  // (activemask), which is what an anchor's token promises: no more
+  // convergence than the uncontrolled form assumes (WarpAggregate.h).
+  if (Controlled)
+    Anchor = B.CreateIntrinsic(Intrinsic::experimental_convergence_anchor,
+                               ArrayRef<Type *>(), ArrayRef<Value *>());
   return S;
 }
 
@@ -393,9 +412,19 @@ bool isWarpAggregable(const AtomicRMWInst &RMW) {
          isWarpSharedAddressSpace(RMW.getPointerAddressSpace());
 }
 
+bool usesConvergenceControl(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I);
+        CB && (isa<ConvergenceControlInst>(CB) ||
+               CB->getOperandBundle(LLVMContext::OB_convergencectrl)))
+      return true;
+  return false;
+}
+
 AtomicRMWInst &aggregateOverWarp(AtomicRMWInst &RMW, FloatOp Op,
-                                 NanPolicy Policy, BoundCache *Cache) {
-  return WarpAggregate(RMW, Op, Policy, Cache).run();
+                                 NanPolicy Policy, BoundCache *Cache,
+                                 bool Controlled) {
+  return WarpAggregate(RMW, Op, Policy, Cache, Controlled).run();
 }
 
 } // namespace fatomic::llvmir

@@ -62,6 +62,20 @@
 // or later (redux.sync); with aggregate=subgroup also where the function
 // names no target-cpu.  Everything else is left to the per-lane lowering.
 //
+// In a function that uses convergence control tokens
+// (llvm.experimental.convergence.*), where controlled and uncontrolled
+// convergent operations may not mix, each form starts with
+//
+//   a = llvm.experimental.convergence.anchor()
+//
+// at the atomic's place, and every convergent call of the form carries
+// [ "convergencectrl"(token a) ].  An anchor's lanes are those that reach
+// it together, which is all the form assumes (it names them with
+// activemask, or checks for the full warp); an outer token (the entry's, a
+// loop heart's) would promise convergence that the form does not need and
+// that the per-lane path does not keep.  The function's own tokens are left
+// as they are.
+//
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LIB_LLVM_WARPAGGREGATE_H
 #define FATOMIC_LIB_LLVM_WARPAGGREGATE_H
@@ -93,14 +107,20 @@ bool isWarpAggregable(const llvm::AtomicRMWInst &RMW);
 /// whole, and tools/nvptx's checks reach the full-warp path more often.
 void setReconvergeForTesting(bool On);
 
+/// Whether \p F uses convergence control: a convergence control intrinsic
+/// or a "convergencectrl" operand bundle.
+bool usesConvergenceControl(const llvm::Function &F);
+
 /// Rewrites \p RMW (an aggregable fmin/fmax-like atomic of operation \p Op
 /// under \p Policy) into the aggregated form above for an unused or a
 /// used result, with \p Cache's tests where the function has a bound
-/// cache (BoundCache.h).  \p RMW stays, as the per-lane atomic; the
-/// elected lane's atomic is returned.
+/// cache (BoundCache.h), and with an anchor's token on its convergent calls
+/// where \p Controlled (usesConvergenceControl of the function).  \p RMW
+/// stays, as the per-lane atomic; the elected lane's atomic is returned.
 llvm::AtomicRMWInst &aggregateOverWarp(llvm::AtomicRMWInst &RMW, FloatOp Op,
                                        NanPolicy Policy,
-                                       BoundCache *Cache = nullptr);
+                                       BoundCache *Cache = nullptr,
+                                       bool Controlled = false);
 
 } // namespace fatomic::llvmir
 

@@ -81,7 +81,9 @@
 //
 // Outlining (`outline=on`, the default of the module pass): every atomicrmw
 // of one kind (operation, type, ordering, syncscope, address space,
-// volatility, alignment) becomes a call of one helper function,
+// volatility, alignment, and the caller's target-cpu, target-features,
+// tune-cpu and use-soft-float, which the helper takes on) becomes a call of
+// one helper function,
 //   define internal T @fatomic.<op>.<type>.<ordering>[...](ptr %p, T %v)
 //       alwaysinline nounwind
 // that holds the lowering above and is made once per module, so that the
@@ -90,7 +92,9 @@
 // afterwards (opt's output straight into llc), the calls stay.  Written out
 // at each atomic instead (as with `outline=off`): DXIL calls, every atomic of
 // a module whose triple is dxil (DXIL has no calls to defined functions),
-// atomics that carry metadata other than a debug location, and everything
+// atomics that carry metadata other than a debug location, an atomic in a
+// block that several EH funclets share (a call in one funclet carries its
+// pad in a "funclet" bundle), and everything
 // the function form of the pass (`function(lower-float-atomic-minmax)`)
 // lowers, since a function pass may not add functions.
 //
