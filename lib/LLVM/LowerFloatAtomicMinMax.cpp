@@ -62,6 +62,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -1445,6 +1446,38 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
 void lowerInPlace(Function &F, const LoweringOptions &Options,
                   MutableArrayRef<FloatAtomic> Atomics);
 
+/// The lowering splits a block at each of its atomics (in place, and for
+/// the bound cache and warp aggregation also where the atomic goes to a
+/// helper).  A convergence.entry must stay in the entry block and a
+/// convergence.loop in its loop's header: one that comes after an atomic
+/// of its block is moved in front of the block's first collected atomic.
+/// Nothing between the two can diverge (one block), so the token means the
+/// same threads; a heart whose parent token is made after that atomic in
+/// the same block stays (the verifier will say so).
+void keepConvergenceHeartsInPlace(ArrayRef<FloatAtomic> Atomics,
+                                  ArrayRef<FloatAtomic> ToOutline) {
+  SmallDenseMap<BasicBlock *, Instruction *, 8> First;
+  for (ArrayRef<FloatAtomic> List : {Atomics, ToOutline})
+    for (const FloatAtomic &A : List) {
+      Instruction *&F = First[A.Inst->getParent()];
+      if (!F || A.Inst->comesBefore(F))
+        F = A.Inst;
+    }
+  for (auto [BB, Atomic] : First)
+    for (Instruction &I : make_early_inc_range(
+             make_range(std::next(Atomic->getIterator()), BB->end()))) {
+      auto *Heart = dyn_cast<ConvergenceControlInst>(&I);
+      if (!Heart || Heart->isAnchor())
+        continue;
+      const bool ParentAfter = llvm::any_of(Heart->operand_values(), [&](Value *V) {
+        auto *D = dyn_cast<Instruction>(V);
+        return D && D->getParent() == BB && !D->comesBefore(Atomic);
+      });
+      if (!ParentAfter)
+        Heart->moveBefore(Atomic->getIterator());
+    }
+}
+
 /// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
 /// where it is given and the atomic can be outlined, otherwise in place
 /// (collectAtomics says which, and reports what cannot be lowered).  With
@@ -1458,6 +1491,7 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
   SmallVector<FloatAtomic, 8> Atomics, ToOutline;
   collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
                  Atomics, ToOutline);
+  keepConvergenceHeartsInPlace(Atomics, ToOutline);
   // Helpers (AggregateWarps false) are no kernels, so they have no cache.
   std::optional<BoundCache> Cache =
       AggregateWarps ? makeBoundCache(F, Options, Atomics, ToOutline)
