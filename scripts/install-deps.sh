@@ -14,6 +14,7 @@ PACKAGES=(
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
   python3-numpy
   zstd  # tools/gpubench/nvidia-sass.py and its test
+  strace  # test/tools/fatomic-opt/output/interrupt.test stops the tool at a system call
 )
 
 missing=()

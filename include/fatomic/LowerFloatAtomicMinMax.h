@@ -146,6 +146,11 @@ public:
   /// source and a zero position.  Default: discarded.
   void SetMessageConsumer(spvtools::MessageConsumer Consumer);
 
+  /// The largest id bound the lowered module may have: by default 4194303
+  /// (0x3FFFFF, SPIR-V's universal limit), which a consumer may raise, as
+  /// spirv-opt's --max-id-bound does.  A lowering that needs more fails.
+  void SetMaxIdBound(uint32_t Bound) { MaxIdBound = Bound; }
+
   /// Lowers the module \p Words in place.  SuccessWithChange: at least one
   /// atomic was rewritten; SuccessWithoutChange: \p Words is untouched (none
   /// needed it); Failure: \p Words is untouched and the consumer got the
@@ -167,6 +172,7 @@ private:
   spvtools::MessageConsumer Consumer;
   FailureKind Failure = FailureKind::None;
   unsigned Lowered = 0;
+  uint32_t MaxIdBound = 0x3FFFFF;
 };
 
 } // namespace fatomic

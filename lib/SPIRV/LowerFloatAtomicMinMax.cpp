@@ -196,16 +196,25 @@ void Lowering::removeUnusedAddCapabilities() {
     M.removeExtension("SPV_EXT_shader_atomic_float_add");
 }
 
-/// SPIR-V's limits (2.17, Universal Limits): an id bound of at most 4194303
-/// (parse() accepts up to 4194304 for --max-id-bound), and at most 65535
-/// words per instruction (an entry point's interface list or a block type
-/// can grow by one).  Returns the message for the first limit passed.
-std::string limitPassed(const Module &M, const std::vector<uint32_t> &Words) {
+/// SPIR-V's limits (2.17, Universal Limits): an id bound of at most
+/// \p MaxIdBound (4194303 unless the caller raised it; parse() accepts input
+/// bounds up to 4194304), and at most 65535 words per instruction (an entry
+/// point's interface list or a block type can grow by one).  Returns the
+/// message for the first limit passed.
+std::string limitPassed(const Module &M, const std::vector<uint32_t> &Words,
+                        uint32_t MaxIdBound) {
   std::string Limit;
-  if (M.bound() > 0x3FFFFF)
-    Limit = "lowering would need an id bound of " + std::to_string(M.bound()) +
-            ", above the SPIR-V limit of 4194303 (the input's bound is " +
-            std::to_string(Words.size() > 3 ? Words[3] : 0) + ")";
+  const std::string Needed = std::to_string(M.bound());
+  const std::string Input = std::to_string(Words.size() > 3 ? Words[3] : 0);
+  if (M.bound() > MaxIdBound)
+    Limit = MaxIdBound == 0x3FFFFF
+                ? "lowering would need an id bound of " + Needed +
+                      ", above the SPIR-V limit of 4194303 (the input's "
+                      "bound is " + Input + ")"
+                : "lowering would need an id bound of " + Needed +
+                      ", above the maximum id bound of " +
+                      std::to_string(MaxIdBound) + " (the input's bound is " +
+                      Input + ")";
   M.forEachPlaced([&](InstRef R) {
     const Inst &I = M.inst(R);
     const uint64_t N = 1 + (I.TypeId ? 1 : 0) + (I.ResultId ? 1 : 0) + uint64_t(I.Count);
@@ -251,7 +260,7 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   if (L.lowered() == 0)
     return PassStatus::SuccessWithoutChange;
   L.mutate();
-  const std::string Limit = limitPassed(M, Words);
+  const std::string Limit = limitPassed(M, Words, MaxIdBound);
   if (!Limit.empty()) {
     Failure = FailureKind::Unsupported;
     if (Consumer)

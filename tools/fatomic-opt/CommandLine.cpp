@@ -4,6 +4,7 @@
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -59,6 +60,8 @@ public:
   explicit Parser(Invocation &Inv) : Inv(Inv) {}
 
   /// Parses \p Args; \p FromConfig when they come from an -Oconfig file.
+  /// As in spirv-opt, their pass flags are added to the pipeline once all
+  /// of \p Args is read, after the passes of the -Oconfig files they name.
   bool parse(const std::vector<std::string> &Args, bool FromConfig);
 
   bool WantHelp = false;
@@ -66,26 +69,42 @@ public:
 
 private:
   bool parseOne(const std::vector<std::string> &Args, size_t &I,
-                bool FromConfig);
+                bool FromConfig, std::vector<Step> &Steps);
   bool parseValidatorFlag(std::string_view Arg);
   bool readConfigFile(const std::string &Path);
-  void addSpirvOptFlag(std::string Flag);
-  bool addLowering(std::string_view OptionText);
+  void addSpirvOptFlag(std::vector<Step> &Steps, std::string Flag);
+  bool addLowering(std::vector<Step> &Steps, std::string_view OptionText);
 
   Invocation &Inv;
   bool HaveInput = false;
   bool HaveOutput = false;
 };
 
+/// Appends \p S to \p Steps, joining it to a last step of spirv-opt flags.
+void appendStep(std::vector<Step> &Steps, Step S) {
+  if (!S.Lowering && !Steps.empty() && !Steps.back().Lowering) {
+    std::vector<std::string> &Flags = Steps.back().SpirvOptFlags;
+    Flags.insert(Flags.end(), S.SpirvOptFlags.begin(), S.SpirvOptFlags.end());
+    return;
+  }
+  Steps.push_back(std::move(S));
+}
+
 bool Parser::parse(const std::vector<std::string> &Args, bool FromConfig) {
+  // spirv-opt registers the pass flags of a command line (or of an -Oconfig
+  // file) at its end, and an -Oconfig file's as soon as the file is read:
+  // a file's passes run before the pass flags around its -Oconfig.
+  std::vector<Step> Steps;
   for (size_t I = 0; I < Args.size() && !WantHelp && !WantVersion; ++I)
-    if (!parseOne(Args, I, FromConfig))
+    if (!parseOne(Args, I, FromConfig, Steps))
       return false;
+  for (Step &S : Steps)
+    appendStep(Inv.Steps, std::move(S));
   return true;
 }
 
 bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
-                      bool FromConfig) {
+                      bool FromConfig, std::vector<Step> &Steps) {
   const std::string &Arg = Args[I];
 
   if (Arg == "-h" || Arg == "--help") {
@@ -116,9 +135,9 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
 
   // fatomic's own options.
   if (Arg == LowerFlag)
-    return addLowering("");
+    return addLowering(Steps, "");
   if (auto Text = valueOf(Arg, std::string(LowerFlag) + "="))
-    return addLowering(*Text);
+    return addLowering(Steps, *Text);
   if (Arg == "--target-profile")
     return fail("--target-profile needs a file: --target-profile=<file>");
   if (auto Path = valueOf(Arg, "--target-profile=")) {
@@ -164,9 +183,9 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
   else if (!parseValidatorFlag(Arg)) {
     // A pass flag.  spvtools::Optimizer says whether it knows it.
     if (takesSeparateArgument(Arg) && I + 1 < Args.size())
-      addSpirvOptFlag(Arg + "=" + Args[++I]);
+      addSpirvOptFlag(Steps, Arg + "=" + Args[++I]);
     else
-      addSpirvOptFlag(Arg);
+      addSpirvOptFlag(Steps, Arg);
   }
   return true;
 }
@@ -214,25 +233,32 @@ bool Parser::readConfigFile(const std::string &Path) {
   return parse(Args, /*FromConfig=*/true);
 }
 
-void Parser::addSpirvOptFlag(std::string Flag) {
+void Parser::addSpirvOptFlag(std::vector<Step> &Steps, std::string Flag) {
   // As in spirv-opt: HLSL legalization output is validated with relaxed
   // logical pointer rules.
   if (Flag == "--legalize-hlsl")
     Inv.Validator.RelaxLogicalPointer = true;
-  if (Inv.Steps.empty() || Inv.Steps.back().Lowering)
-    Inv.Steps.emplace_back();
-  Inv.Steps.back().SpirvOptFlags.push_back(std::move(Flag));
+  Step S;
+  S.SpirvOptFlags.push_back(std::move(Flag));
+  appendStep(Steps, std::move(S));
 }
 
-bool Parser::addLowering(std::string_view OptionText) {
+bool Parser::addLowering(std::vector<Step> &Steps,
+                         std::string_view OptionText) {
+  // Line ends (a file written on Windows, $(cat file)) are white space, as
+  // the spaces and tabs that parseOptions ignores around keys and values.
+  std::string Text(OptionText);
+  std::replace_if(
+      Text.begin(), Text.end(), [](char C) { return C == '\r' || C == '\n'; },
+      ' ');
   std::string Error;
   std::optional<fatomic::LoweringOptions> Options =
-      fatomic::parseOptions(OptionText, Error);
+      fatomic::parseOptions(Text, Error);
   if (!Options)
     return fail(std::string(LowerFlag) + ": " + Error);
   Step S;
   S.Lowering = std::move(*Options);
-  Inv.Steps.push_back(std::move(S));
+  Steps.push_back(std::move(S));
   return true;
 }
 
@@ -359,8 +385,10 @@ USAGE: fatomic-opt [options] [<input>] -o <output>
 fatomic-opt is a drop-in superset of spirv-opt: every spirv-opt option and
 pass flag works as it does there (see `spirv-opt --help` for the passes), and
 fatomic-opt adds --lower-float-atomic-minmax and --target-profile.  All passes
-run in the order of their flags, --lower-float-atomic-minmax included; -O, -Os
-and -Oconfig=<file> stand for their passes at the place they are written.
+run in the order of their flags, --lower-float-atomic-minmax included; -O and
+-Os stand for their passes at the place they are written.  As in spirv-opt,
+the passes of -Oconfig=<file> files run before all pass flags of the command
+line.
 
 The SPIR-V binary is read from <input>, or from standard input when <input>
 is "-" or absent.  It is written to <output>, or to standard output when
@@ -412,13 +440,13 @@ fatomic options:
                    and shaderSharedInt64Atomics.  Atomics that run natively are
                    left alone.  Added to the features of --target-profile.
                    Default: none.
-               images=retype
-                   Lower image atomics by retyping R32f storage images to R32ui;
-                   the application must then bind an R32_UINT view.  The
-                   image's reads and writes are bitcast; other images of the
-                   same type keep it.  A sampled use of the image, or a float
-                   atomic add on it, is an error.  Without the option an image
-                   atomic that needs lowering is an error.
+               images=retype|off
+                   retype: lower image atomics by retyping R32f storage images
+                   to R32ui; the application must then bind an R32_UINT view.
+                   The image's reads and writes are bitcast; other images of
+                   the same type keep it.  A sampled use of the image, or a
+                   float atomic add on it, is an error.  off: an image atomic
+                   that needs lowering is an error.  Default: off.
 
                outline=on|off
                    on: lower each kind of atomic once, in a helper function
@@ -490,9 +518,12 @@ fatomic options:
 spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
   -o <output>  Where to write the result ("-": standard output).  Required.
                A regular file is replaced whole, in one rename, keeping its
-               mode; a symbolic link is followed and kept; a FIFO or a
-               device such as /dev/null is written through, as spirv-opt
-               does.
+               mode, owner and group; one that a new file cannot stand in
+               for (hard links, extended attributes, a sticky or read-only
+               directory) is written in place after reserving its room; a
+               symbolic link is followed and kept; a FIFO, socket or device
+               such as /dev/null or /dev/stdout is written through, as
+               spirv-opt does.
   --target-env=<env>
                Target environment for validation and the passes, e.g.
                vulkan1.2, spv1.6, opencl2.2 (the list is in spirv-opt --help).
@@ -507,19 +538,23 @@ spirv-opt options that fatomic-opt handles itself, as spirv-opt does:
                Passed on to the validator (see spirv-val --help).
   --max-id-bound=<n>
                Largest id bound a module may reach, in decimal or as 0x...
-               hexadecimal (at least and by default 0x3FFFFF).
+               hexadecimal (at least and by default 0x3FFFFF), in the
+               passes and the lowering alike.
   --preserve-bindings, --preserve-spec-constants
                Keep unused bindings or specialization constants.
   --print-all  Print the module as assembly to standard error before each
-               pass, the lowering included, and once after the last one.
+               pass, the lowering included, and once after the last one
+               (without a pass, only that once).
   --time-report
                Print the time and memory each pass takes, the lowering
                included, to standard error: one table for the whole run.
   -O, -Os      The spirv-opt performance or size pass sequence.
   -Oconfig=<file>
                The flags in <file> (separated by white space; lines starting
-               with '#' are comments), as if written here.  They may include
-               --lower-float-atomic-minmax.
+               with '#' are comments).  They may include
+               --lower-float-atomic-minmax, not -Oconfig.  As in spirv-opt,
+               the passes of every -Oconfig file run before all pass flags
+               of the command line, wherever -Oconfig is written.
   -h, --help   Print this help.
   --version    Print the versions of fatomic and SPIRV-Tools.
 

@@ -9,8 +9,9 @@
 //
 // The pass flags, in order, become a list of steps: each run of consecutive
 // spirv-opt flags is one step for one spvtools::Optimizer, and each
-// --lower-float-atomic-minmax is a step of its own.  -Oconfig=FILE is a macro:
-// the flags in FILE are read as if written on the command line at its place.
+// --lower-float-atomic-minmax is a step of its own.  As in spirv-opt, the
+// pass flags of an -Oconfig=FILE are added when FILE is read and those of
+// the command line at its end: every file's passes run first.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_OPT_COMMANDLINE_H

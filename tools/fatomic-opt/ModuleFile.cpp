@@ -8,12 +8,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <iterator>
 #include <filesystem>
 #include <memory>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace fatomic_opt {
@@ -172,7 +177,7 @@ bool findTrailingText(const std::vector<char> &Bytes, bool Swapped,
 } // namespace
 
 std::string displayName(const std::string &Path) {
-  return Path == "-" ? "<stdin>" : Path;
+  return Path == "-" ? "<stdin>" : Path.empty() ? "''" : Path;
 }
 
 bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
@@ -248,12 +253,81 @@ bool closeKeepingErrno(int Fd, bool Ok) {
   return Ok && Closed;
 }
 
+/// The descriptor of this process that is the socket \p Info (what
+/// /dev/stdout or /dev/fd/N lead to), or -1.
+int socketDescriptor(const struct stat &Info) {
+  for (int Fd = 0; Fd < 1024; ++Fd) {
+    struct stat Open;
+    if (::fstat(Fd, &Open) == 0 && S_ISSOCK(Open.st_mode) &&
+        Open.st_dev == Info.st_dev && Open.st_ino == Info.st_ino)
+      return Fd;
+  }
+  return -1;
+}
+
 /// Writes \p Data to \p Path through open(2), as spirv-opt's fopen(..., "wb")
 /// does: a FIFO's reader or a device gets the bytes and the node itself stays
-/// what it is.  False with errno set on failure.
+/// what it is.  A socket, which open(2) cannot open (ENXIO), is written
+/// through the descriptor of ours that it is, where there is one (-o
+/// /dev/stdout with standard output a socket).  False with errno set.
 bool writeThrough(const std::string &Path, const char *Data, size_t Size) {
   const int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  return Fd >= 0 && closeKeepingErrno(Fd, writeAll(Fd, Data, Size));
+  if (Fd >= 0)
+    return closeKeepingErrno(Fd, writeAll(Fd, Data, Size));
+  if (errno != ENXIO)
+    return false;
+  struct stat Info;
+  const int Socket = ::stat(Path.c_str(), &Info) == 0 && S_ISSOCK(Info.st_mode)
+                         ? socketDescriptor(Info)
+                         : -1;
+  if (Socket < 0) {
+    errno = ENXIO;
+    return false;
+  }
+  return writeAll(Socket, Data, Size);
+}
+
+/// Makes sure that the regular file \p Fd, of \p OldSize bytes, has room for
+/// \p Size bytes before any of its bytes changes, so that a full file system
+/// fails the write while the file is still whole.  Where the file system
+/// cannot reserve blocks past the end (no fallocate), the file is extended
+/// with zeros with posix_fallocate, which never changes an existing byte, and
+/// cut back on failure.  False with errno set.
+bool reserveSpace(int Fd, off_t OldSize, size_t Size) {
+  if (Size == 0 ||
+      ::fallocate(Fd, FALLOC_FL_KEEP_SIZE, 0, off_t(Size)) == 0)
+    return true;
+  if (errno != EOPNOTSUPP && errno != ENOSYS)
+    return false;
+  if (off_t(Size) <= OldSize)
+    return true; // the blocks are there already
+  const int Error = ::posix_fallocate(Fd, OldSize, off_t(Size) - OldSize);
+  if (Error == 0)
+    return true;
+  // Back to the old size (which cannot fail for a file just extended).
+  [[maybe_unused]] const int Cut = ::ftruncate(Fd, OldSize);
+  errno = Error;
+  return false;
+}
+
+/// Writes \p Data over the existing file \p Path, as spirv-opt does, keeping
+/// the file itself (its hard links, owner, group, ACLs and extended
+/// attributes).  The room is reserved first (reserveSpace), and the old
+/// tail is cut only after the new bytes are written: a full file system is
+/// an error before any byte changes; an I/O error in the middle of the
+/// write still leaves the file partly written.  False with errno set.
+bool writeInPlace(const std::string &Path, const char *Data, size_t Size) {
+  const int Fd = ::open(Path.c_str(), O_WRONLY);
+  if (Fd < 0)
+    return false;
+  struct stat Info;
+  bool Ok = ::fstat(Fd, &Info) == 0;
+  if (Ok && S_ISREG(Info.st_mode))
+    Ok = reserveSpace(Fd, Info.st_size, Size) && writeAll(Fd, Data, Size) &&
+         ::ftruncate(Fd, off_t(Size)) == 0;
+  else if (Ok)
+    Ok = writeAll(Fd, Data, Size); // no longer a regular file
+  return closeKeepingErrno(Fd, Ok);
 }
 
 /// The file a chain of symbolic links at \p Path ends at (which need not
@@ -278,12 +352,162 @@ std::string followLinks(std::string Path) {
   return "";
 }
 
+/// True when \p Path has extended attributes that a new file would not get:
+/// ACLs, user.* and the like.  The SELinux label is left out, since a new
+/// file in the same directory gets the usual one.
+bool hasExtendedAttributes(const std::string &Path) {
+  const ssize_t Size = ::listxattr(Path.c_str(), nullptr, 0);
+  if (Size <= 0)
+    return false;
+  std::string Names(size_t(Size), '\0');
+  const ssize_t N = ::listxattr(Path.c_str(), Names.data(), Names.size());
+  if (N <= 0)
+    return N < 0; // changed meanwhile: play safe
+  for (size_t I = 0; I < size_t(N);) {
+    const std::string Name(Names.c_str() + I);
+    if (!Name.empty() && Name != "security.selinux")
+      return true;
+    I += Name.size() + 1;
+  }
+  return false;
+}
+
+// The temporary file of a replacement is removed when SIGINT, SIGTERM or
+// SIGHUP ends the run while it exists: the handler unlinks the name, made
+// before the signal could come, and dies of the signal as it would have.
+constexpr int CleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+std::atomic<const char *> ArmedTemp{nullptr};
+static_assert(std::atomic<const char *>::is_always_lock_free,
+              "the signal handler reads ArmedTemp");
+
+void removeTempAndDie(int Signal) {
+  if (const char *Name = ArmedTemp.load())
+    ::unlink(Name);
+  ::signal(Signal, SIG_DFL);
+  ::raise(Signal); // delivered, with the default action, on return
+}
+
+/// Blocks the cleanup signals for its lifetime, so that the temporary's
+/// creation or rename and ArmedTemp change together.
+class BlockedSignals {
+public:
+  BlockedSignals() {
+    sigset_t Set;
+    sigemptyset(&Set);
+    for (int Signal : CleanupSignals)
+      sigaddset(&Set, Signal);
+    ::pthread_sigmask(SIG_BLOCK, &Set, &Old);
+  }
+  ~BlockedSignals() { ::pthread_sigmask(SIG_SETMASK, &Old, nullptr); }
+
+private:
+  sigset_t Old;
+};
+
+/// A temporary file beside the output, named ".fatomic.XXXXXX" whatever the
+/// output's name (which may be up to NAME_MAX bytes long).  It is removed
+/// unless renamed over the output, also when a cleanup signal ends the run;
+/// a signal that was ignored (nohup) stays ignored.
+class TempFile {
+public:
+  TempFile() {
+    struct sigaction Action = {};
+    Action.sa_handler = removeTempAndDie;
+    sigemptyset(&Action.sa_mask);
+    for (int Signal : CleanupSignals)
+      sigaddset(&Action.sa_mask, Signal);
+    for (size_t I = 0; I < std::size(CleanupSignals); ++I) {
+      ::sigaction(CleanupSignals[I], nullptr, &Saved[I]);
+      if (Saved[I].sa_handler != SIG_IGN)
+        ::sigaction(CleanupSignals[I], &Action, nullptr);
+    }
+  }
+  ~TempFile() {
+    remove();
+    for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+      ::sigaction(CleanupSignals[I], &Saved[I], nullptr);
+  }
+  TempFile(const TempFile &) = delete;
+  TempFile &operator=(const TempFile &) = delete;
+
+  /// Creates the file in the directory of \p Target.  False with errno set.
+  bool create(const std::string &Target) {
+    Name = (std::filesystem::path(Target).parent_path() / ".fatomic.XXXXXX")
+               .string();
+    BlockedSignals Block;
+    Fd = ::mkstemp(Name.data());
+    if (Fd < 0)
+      return false;
+    ArmedTemp.store(Name.c_str());
+    return true;
+  }
+
+  int fd() const { return Fd; }
+
+  /// Closes the file; false, with errno set, when \p Ok is false or close
+  /// fails.
+  bool close(bool Ok) {
+    const int F = Fd;
+    Fd = -1;
+    return closeKeepingErrno(F, Ok);
+  }
+
+  /// Renames the file over \p Target.  False with errno set.
+  bool renameOver(const std::string &Target) {
+    BlockedSignals Block;
+    if (std::rename(Name.c_str(), Target.c_str()) != 0)
+      return false;
+    ArmedTemp.store(nullptr);
+    Name.clear();
+    return true;
+  }
+
+  /// Closes and removes the file, if not renamed; errno is kept.
+  void remove() {
+    const int Saved = errno;
+    if (Fd >= 0)
+      close(false);
+    if (!Name.empty() && ArmedTemp.load()) {
+      BlockedSignals Block;
+      ::unlink(Name.c_str());
+      ArmedTemp.store(nullptr);
+    }
+    Name.clear();
+    errno = Saved;
+  }
+
+private:
+  std::string Name;
+  int Fd = -1;
+  struct sigaction Saved[std::size(CleanupSignals)];
+};
+
+/// Gives the temporary \p Fd the owner and group of \p Existing where they
+/// differ from its own.  False with errno set where we may not (EPERM).
+bool matchOwner(int Fd, const struct stat &Existing) {
+  struct stat Own;
+  if (::fstat(Fd, &Own) != 0)
+    return false;
+  if (Own.st_uid == Existing.st_uid && Own.st_gid == Existing.st_gid)
+    return true;
+  return ::fchown(Fd, Existing.st_uid, Existing.st_gid) == 0;
+}
+
+bool mayNotReplace(int Error) {
+  return Error == EACCES || Error == EPERM || Error == EROFS ||
+         Error == EINVAL;
+}
+
 /// Writes a regular or new file at \p Path: the bytes go to a temporary file
 /// in the same directory, which then replaces \p Path in one rename, so that
 /// a failure never leaves a partial file.  An existing file (\p Existing)
-/// keeps its mode (and its owner, where we may set it), and one we may not
-/// write is refused, as spirv-opt refuses it.  False with errno set on
-/// failure.
+/// keeps its mode, owner and group; one we may not write is refused, as
+/// spirv-opt refuses it.  Where a replacement could not keep the file what
+/// it is (more than one hard link, extended attributes or ACLs, an owner or
+/// group we may not give the temporary) or may not be made (a directory we
+/// may not create files in, a sticky directory that forbids the rename), the
+/// file is written in place, as spirv-opt writes it (writeInPlace).  False
+/// with errno set on failure.
 bool replaceRegular(const std::string &Path, const struct stat *Existing,
                     const char *Data, size_t Size) {
   mode_t Mode = newFileMode();
@@ -293,51 +517,59 @@ bool replaceRegular(const std::string &Path, const struct stat *Existing,
     if (Probe < 0)
       return false;
     ::close(Probe);
+    if (Existing->st_nlink > 1 || hasExtendedAttributes(Path))
+      return writeInPlace(Path, Data, Size);
     Mode = Existing->st_mode & 07777;
   }
 
-  const std::filesystem::path Target(Path);
-  std::filesystem::path Temp = Target.parent_path();
-  Temp /= "." + Target.filename().string() + ".XXXXXX";
-  std::string TempName = Temp.string();
-  const int Fd = ::mkstemp(TempName.data());
-  if (Fd < 0) {
-    // A writable file in a directory we may not create files in: spirv-opt
-    // writes it in place, and so do we.
-    if (Existing && (errno == EACCES || errno == EPERM || errno == EROFS))
-      return writeThrough(Path, Data, Size);
+  TempFile Temp;
+  if (!Temp.create(Path))
+    return Existing && mayNotReplace(errno) && writeInPlace(Path, Data, Size);
+  if (Existing && !matchOwner(Temp.fd(), *Existing)) {
+    if (!mayNotReplace(errno))
+      return false;
+    Temp.remove();
+    return writeInPlace(Path, Data, Size);
+  }
+  // fchmod after fchown, which clears the set-id bits.
+  const bool Written =
+      ::fchmod(Temp.fd(), Mode) == 0 && writeAll(Temp.fd(), Data, Size);
+  if (!Temp.close(Written))
     return false;
-  }
-  if (Existing) {
-    // The owner too where we may set it (as root); set-id bits only with it.
-    if (::fchown(Fd, Existing->st_uid, Existing->st_gid) != 0)
-      Mode &= 0777;
-  }
-  const bool Written = ::fchmod(Fd, Mode) == 0 && writeAll(Fd, Data, Size);
-  if (closeKeepingErrno(Fd, Written) &&
-      std::rename(TempName.c_str(), Path.c_str()) == 0)
+  if (Temp.renameOver(Path))
     return true;
-  const int Saved = errno;
-  ::unlink(TempName.c_str());
-  errno = Saved;
-  return false;
+  if (!Existing || !mayNotReplace(errno))
+    return false;
+  Temp.remove();
+  return writeInPlace(Path, Data, Size);
 }
 
 /// Writes \p Data to the file system object at \p Path as spirv-opt would,
-/// without ever leaving a partial regular file.  False with errno set.
+/// without ever leaving a partial regular file where it can be helped.
+/// False with errno set.
 bool writeFile(const std::string &Path, const char *Data, size_t Size) {
+  struct stat Info;
+  const bool Exists = ::stat(Path.c_str(), &Info) == 0;
+  if (!Exists && errno != ENOENT)
+    return false;
+  // FIFOs, devices and sockets are written through, by whatever path leads
+  // to them: /dev/stdout and /dev/fd/N too, whose link text is no file name
+  // ("pipe:[1234]", "socket:[1234]").
+  if (Exists && !S_ISREG(Info.st_mode))
+    return writeThrough(Path, Data, Size);
   // A symlink is kept: what it points to is written (or created).
   const std::string Resolved = followLinks(Path);
   if (Resolved.empty())
     return false;
-  struct stat Info;
-  if (::stat(Resolved.c_str(), &Info) != 0)
-    return errno == ENOENT && replaceRegular(Resolved, nullptr, Data, Size);
-  // FIFOs, devices and sockets are written through, and so is a file with
-  // more than one hard link (a rename would split the links).
-  if (!S_ISREG(Info.st_mode) || Info.st_nlink > 1)
-    return writeThrough(Resolved, Data, Size);
-  return replaceRegular(Resolved, &Info, Data, Size);
+  if (!Exists)
+    return replaceRegular(Resolved, nullptr, Data, Size);
+  // A link whose text does not lead to the file it opens (/proc/self/fd/N
+  // of a deleted or anonymous file) is written in place through the link.
+  struct stat Target;
+  if (::stat(Resolved.c_str(), &Target) != 0 ||
+      Target.st_dev != Info.st_dev || Target.st_ino != Info.st_ino)
+    return writeInPlace(Path, Data, Size);
+  return replaceRegular(Resolved, &Target, Data, Size);
 }
 
 } // namespace

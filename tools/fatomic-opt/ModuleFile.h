@@ -1,16 +1,25 @@
 //===- ModuleFile.h - Reading and writing SPIR-V binaries -----------------===//
 //
 // "-" names standard input or output.  The output is written as spirv-opt
-// writes it, except that a regular file is never left partly written:
+// writes it, except that a regular file is never left partly written where
+// it can be helped:
 //
-//   regular or new file   the words go to a temporary file in the same
-//                         directory, which replaces the file in one rename;
-//                         an existing file keeps its mode, and one that may
-//                         not be written is refused as spirv-opt refuses it
+//   regular or new file   the words go to a temporary file ".fatomic.XXXXXX"
+//                         in the same directory, which replaces the file in
+//                         one rename; an existing file keeps its mode, owner
+//                         and group, and one that may not be written is
+//                         refused as spirv-opt refuses it.  SIGINT, SIGTERM
+//                         and SIGHUP remove the temporary.
+//   regular file a new    written in place, after reserving its room
+//   one cannot stand in   (fallocate): several hard links, extended
+//   for                   attributes or ACLs, an owner or group we may not
+//                         give, a directory that forbids the temporary or
+//                         the rename (read-only, sticky)
 //   symbolic link         followed: the link stays, its target is written
 //                         (by the rule for the kind of file it is)
-//   FIFO, device, socket, written through: the node stays what it is and
-//   hard-linked file      its reader or device gets the bytes
+//   FIFO, device, socket  written through, by any name that reaches it
+//                         (/dev/stdout, /dev/fd/N): the node stays what it
+//                         is and its reader or device gets the bytes
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_OPT_MODULEFILE_H
@@ -33,11 +42,12 @@ bool readModule(const std::string &Path, std::vector<uint32_t> &Words,
 
 /// Writes \p Words to \p Path (see the file comment).  Called only once
 /// every step has succeeded, so nothing is written on an error.  On failure
-/// returns false, sets \p Error and leaves a regular file as it was.
+/// returns false, sets \p Error and leaves a regular file as it was (save
+/// an I/O error in the middle of an in-place write).
 bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words,
                  std::string &Error);
 
-/// The name to show in diagnostics: "<stdin>" for "-".
+/// The name to show in diagnostics: "<stdin>" for "-", '' for "".
 std::string displayName(const std::string &Path);
 
 } // namespace fatomic_opt

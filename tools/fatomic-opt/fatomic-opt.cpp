@@ -17,12 +17,18 @@
 #include <spirv-tools/optimizer.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef FATOMIC_VERSION
 #define FATOMIC_VERSION "unknown"
@@ -231,6 +237,10 @@ bool Driver::registerPasses() {
     if (!Optimizers.back()->RegisterPassesFromFlags(S.SpirvOptFlags))
       return false;
   }
+  // Without a pass, spirv-opt still prints the time table's header and the
+  // module "after last pass": an optimizer without passes prints them.
+  if (Inv.Steps.empty() && (Inv.PrintAll || Inv.TimeReport))
+    Optimizers.push_back(makeOptimizer());
   return true;
 }
 
@@ -243,6 +253,11 @@ bool Driver::validate(const std::vector<uint32_t> &Words) {
 bool Driver::run(std::vector<uint32_t> &Words) {
   if (!Inv.SkipValidation && !validate(Words))
     return false;
+  if (Inv.Steps.empty() && !Optimizers.empty()) {
+    // Only for its report (see registerPasses): the words stay as they are.
+    std::vector<uint32_t> Reported = Words;
+    return runOptimizer(*Optimizers.front(), Reported, /*Last=*/true);
+  }
   for (size_t I = 0; I < Inv.Steps.size(); ++I) {
     const Step &S = Inv.Steps[I];
     const bool Last = I + 1 == Inv.Steps.size();
@@ -298,6 +313,7 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
   for (fatomic::Feature F : Options.Native)
     StepTarget.set(F);
   fatomic::LowerFloatAtomicMinMaxPass Pass(Options, StepTarget);
+  Pass.SetMaxIdBound(Inv.MaxIdBound);
 
   // The first attempt's diagnostics are held back: an untraceable pointer
   // may go away once functions are inlined.
@@ -374,6 +390,23 @@ void warnUnusedProfile(const Invocation &Inv, Diagnostics &Diag) {
              "atomics the lowering may leave alone)");
 }
 
+/// Whether --target-profile's file can be read, with the reason where not:
+/// the library's loader says only "cannot open", and "empty file" for a
+/// directory.
+bool checkProfileFile(const std::string &Path, std::string &Error) {
+  const int Fd = ::open(Path.c_str(), O_RDONLY);
+  if (Fd < 0) {
+    Error = "cannot open profile '" + Path + "': " + std::strerror(errno);
+    return false;
+  }
+  struct stat Info;
+  const bool Directory = ::fstat(Fd, &Info) == 0 && S_ISDIR(Info.st_mode);
+  ::close(Fd);
+  if (Directory)
+    Error = "cannot read profile '" + Path + "': " + std::strerror(EISDIR);
+  return !Directory;
+}
+
 void printVersion() {
   std::printf("fatomic-opt (fatomic %s)\n%s\n", FATOMIC_VERSION,
               spvSoftwareVersionDetailsString());
@@ -401,8 +434,9 @@ int main(int Argc, char **Argv) {
   fatomic::TargetModel Target;
   if (Inv.TargetProfile) {
     std::string Error;
-    std::optional<fatomic::TargetModel> Profile =
-        fatomic::loadProfileFile(*Inv.TargetProfile, Error);
+    std::optional<fatomic::TargetModel> Profile;
+    if (checkProfileFile(*Inv.TargetProfile, Error))
+      Profile = fatomic::loadProfileFile(*Inv.TargetProfile, Error);
     if (!Profile) {
       Diag.error("--target-profile: " + Error);
       return 1;
