@@ -142,6 +142,17 @@ if (os.path.exists(os.path.join(LAYER_DIR, "VkLayer_FATOMIC_float_atomic_minmax.
         "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax"])))
     config.substitutions.append(("%fatomic-layer-probe", os.path.join(
         config.fatomic_tools_dir, "fatomic-layer-probe")))
+    # The same with the test layer below it that makes lavapipe a driver
+    # without VK_EXT_shader_atomic_float2 and a strict one about the int64
+    # atomics extension (test/layer/hide-float2).
+    TEST_LAYERS = os.path.join(config.fatomic_obj_root, "test-layers")
+    if os.path.exists(os.path.join(TEST_LAYERS, "VkLayer_FATOMIC_test_hide_float2.json")):
+        config.available_features.add("layer-no-float2")
+        config.substitutions.append(("%with-hidden-float2", " ".join([
+            "env", "VK_ICD_FILENAMES=" + LAVAPIPE_ICD, "VK_DRIVER_FILES=" + LAVAPIPE_ICD,
+            "VK_ADD_LAYER_PATH=" + LAYER_DIR + os.pathsep + TEST_LAYERS,
+            "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax:"
+            "VK_LAYER_FATOMIC_test_hide_float2"])))
 if shutil.which("man"):
     config.available_features.add("man")
 # %unprivileged runs a command as an ordinary user: as root through setpriv

@@ -12,7 +12,8 @@
 // vkCreateDevice: the driver gets a copy of the create info without the
 // extension names it lacks, without the float structs it does not know,
 // with the emulated min/max bits cleared, and with 64-bit integer atomics
-// (and shaderInt64) enabled where an emulated f64 bit was asked for.  The
+// (and shaderInt64, and VK_KHR_shader_atomic_int64 unless the application
+// is on Vulkan 1.2) enabled where an emulated f64 bit was asked for.  The
 // application's own structures in the pNext chain are edited in place for
 // the call and restored before it returns.
 //
@@ -122,6 +123,7 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
   std::vector<VkExtensionProperties> Exts = driverExtensions(I, Phys);
   Info.HasFloat1 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   Info.HasFloat2 = hasExtension(Exts, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+  Info.HasInt64Atomics = hasExtension(Exts, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   auto GetProps = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(
       I.NextGipa(I.Instance, "vkGetPhysicalDeviceProperties"));
   VkPhysicalDeviceProperties Props{};
@@ -280,7 +282,22 @@ bool removeEmulatedBits(DriverCreateInfo &D, const PhysicalInfo &P,
   return F64;
 }
 
+/// Adds \p Name to the extensions handed to the driver, unless there.
+void addExtension(DriverCreateInfo &D, const char *Name) {
+  for (const char *E : D.Extensions)
+    if (!std::strcmp(E, Name))
+      return;
+  D.Extensions.push_back(Name);
+  D.Info.enabledExtensionCount = static_cast<uint32_t>(D.Extensions.size());
+  D.Info.ppEnabledExtensionNames = D.Extensions.data();
+}
+
 /// Enables 64-bit integer atomics and shaderInt64 where the driver has them.
+/// Through VkPhysicalDeviceVulkan12Features the application is on Vulkan
+/// 1.2; otherwise it may be on 1.0 or 1.1, where the int64 atomics struct
+/// (and Int64Atomics in the lowered module) needs VK_KHR_shader_atomic_int64
+/// enabled, which the layer then enables too (harmless on 1.2, where it is
+/// promoted).
 void enableInt64(DriverCreateInfo &D, const PhysicalInfo &P, ScopedEdits &Edits) {
   auto [P12, V12] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   auto [PI, I64] = findInChain(
@@ -290,15 +307,19 @@ void enableInt64(DriverCreateInfo &D, const PhysicalInfo &P, ScopedEdits &Edits)
     auto *F = as<VkPhysicalDeviceVulkan12Features>(V12);
     Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
     Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
-  } else if (I64) {
-    auto *F = as<VkPhysicalDeviceShaderAtomicInt64Features>(I64);
-    Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
-    Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
   } else {
-    D.Int64.shaderBufferInt64Atomics = B;
-    D.Int64.shaderSharedInt64Atomics = S;
-    D.Int64.pNext = const_cast<void *>(D.Info.pNext);
-    D.Info.pNext = &D.Int64;
+    if (I64) {
+      auto *F = as<VkPhysicalDeviceShaderAtomicInt64Features>(I64);
+      Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
+      Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
+    } else {
+      D.Int64.shaderBufferInt64Atomics = B;
+      D.Int64.shaderSharedInt64Atomics = S;
+      D.Int64.pNext = const_cast<void *>(D.Info.pNext);
+      D.Info.pNext = &D.Int64;
+    }
+    if (P.HasInt64Atomics)
+      addExtension(D, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   }
   auto [PF, F2] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   if (F2) {

@@ -47,6 +47,7 @@ const Settings &settings();
 struct PhysicalInfo {
   bool HasFloat1 = false; ///< VK_EXT_shader_atomic_float
   bool HasFloat2 = false; ///< VK_EXT_shader_atomic_float2
+  bool HasInt64Atomics = false; ///< VK_KHR_shader_atomic_int64 listed
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT Float2{};
   bool BufferInt64Atomics = false, SharedInt64Atomics = false;
   bool ShaderInt64 = false;

@@ -1,7 +1,7 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [--pipeline | --shader-object | --ray-tracing]
-//                       [MODULE.spv...]
+//   fatomic-layer-probe [--device N] [--api 1.1|1.2] [--pipeline | --shader-object |
+//                       --ray-tracing] [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
 // every message as "debug-utils: MESSAGE", prints the device's float atomic
@@ -25,6 +25,7 @@
 // and prints "vkCreateRayTracingPipelinesKHR: RESULT" (", then RESULT" after
 // a join), then "MODULE: ray tracing pipeline: created" or "null" for each.
 // Every mode prints whether the device gives vkCreateRayTracingPipelinesKHR.
+// --api sets the instance's Vulkan version (default 1.2).
 // Run it with
 // the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
 // application sees.
@@ -69,6 +70,7 @@ const char *resultName(VkResult R) {
   case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
   case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
   case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+  case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
   case VK_OPERATION_DEFERRED_KHR: return "VK_OPERATION_DEFERRED_KHR";
   case VK_OPERATION_NOT_DEFERRED_KHR: return "VK_OPERATION_NOT_DEFERRED_KHR";
   default: return "VkResult (other)";
@@ -88,6 +90,7 @@ struct Probe {
   bool HasGpl = false;
   VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT Gpl{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
+  uint32_t ApiVersion = VK_API_VERSION_1_2; ///< --api
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
@@ -111,7 +114,7 @@ struct Probe {
     [[maybe_unused]] DriverAllocations G;
     VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     App.pApplicationName = "fatomic-layer-probe";
-    App.apiVersion = VK_API_VERSION_1_2;
+    App.apiVersion = ApiVersion;
     VkDebugUtilsMessengerCreateInfoEXT M{
         VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     M.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
@@ -437,6 +440,7 @@ struct Probe {
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
   bool Pipelines = false, ShaderObjects = false, RayTracing = false;
+  std::string Api = "1.2";
   std::vector<const char *> Modules;
   for (int K = 1; K < Argc; ++K) {
     if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
@@ -447,14 +451,21 @@ int main(int Argc, char **Argv) {
       ShaderObjects = true;
     else if (!std::strcmp(Argv[K], "--ray-tracing"))
       RayTracing = true;
+    else if (!std::strcmp(Argv[K], "--api") && K + 1 < Argc)
+      Api = Argv[++K];
     else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing > 1) {
-      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--pipeline | "
-                           "--shader-object | --ray-tracing] [MODULE.spv...]\n");
+      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.1|1.2] "
+                           "[--pipeline | --shader-object | --ray-tracing] [MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
   }
   Probe P;
+  if (Api != "1.1" && Api != "1.2") {
+    std::fprintf(stderr, "fatomic-layer-probe: --api takes 1.1 or 1.2\n");
+    return 1;
+  }
+  P.ApiVersion = Api == "1.1" ? VK_API_VERSION_1_1 : VK_API_VERSION_1_2;
   if (VkResult R = P.createInstance(); R != VK_SUCCESS) {
     std::printf("vkCreateInstance: %s\n", resultName(R));
     return 2;

@@ -9,8 +9,11 @@
 // that does not know it ignores it) and says so on stderr, and vkCreateDevice
 // fails (VK_ERROR_EXTENSION_NOT_PRESENT / VK_ERROR_FEATURE_NOT_PRESENT, a
 // message on stderr) when the extension is enabled or its struct is in the
-// chain.  Function pointers of the next layer are taken when the instance
-// is created.  Messages start with "hide-float2:".
+// chain.  It also checks, as a strict driver would, that a device of an
+// instance below Vulkan 1.2 gets the int64 atomics features struct only
+// with VK_KHR_shader_atomic_int64 enabled (VK_ERROR_FEATURE_NOT_PRESENT
+// otherwise).  Function pointers of the next layer are taken when the
+// instance is created.  Messages start with "hide-float2:".
 //
 //===----------------------------------------------------------------------===//
 #include <cstdio>
@@ -28,6 +31,7 @@ struct Next {
   VkInstance Instance = VK_NULL_HANDLE;
   PFN_vkEnumerateDeviceExtensionProperties Enum = nullptr;
   PFN_vkGetPhysicalDeviceFeatures2 Feat = nullptr;
+  uint32_t ApiVersion = VK_API_VERSION_1_0; ///< the instance's
 };
 std::mutex Lock;
 std::unordered_map<void *, Next> Instances, Devices;
@@ -38,10 +42,18 @@ Next instanceOf(void *K) {
   auto It = Instances.find(K);
   return It == Instances.end() ? Next{} : It->second;
 }
-bool hasF2(const void *C) {
+bool inChain(const void *C, VkStructureType T) {
   for (auto *P = static_cast<const VkBaseInStructure *>(C); P; P = P->pNext)
-    if (P->sType ==
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT)
+    if (P->sType == T)
+      return true;
+  return false;
+}
+bool hasF2(const void *C) {
+  return inChain(C, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+}
+bool enables(const VkDeviceCreateInfo *I, const char *Name) {
+  for (uint32_t K = 0; K < I->enabledExtensionCount; ++K)
+    if (!std::strcmp(I->ppEnabledExtensionNames[K], Name))
       return true;
   return false;
 }
@@ -66,6 +78,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo *I,
       Gipa(nullptr, "vkCreateInstance"))(I, A, Out);
   if (R == VK_SUCCESS) {
     Next N{Gipa, nullptr, *Out};
+    if (I->pApplicationInfo && I->pApplicationInfo->apiVersion)
+      N.ApiVersion = I->pApplicationInfo->apiVersion;
     N.Enum = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
         Gipa(*Out, "vkEnumerateDeviceExtensionProperties"));
     N.Feat = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
@@ -129,6 +143,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice P,
     std::fprintf(
         stderr,
         "hide-float2: the float2 features struct reached vkCreateDevice\n");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  if (instanceOf(key(P)).ApiVersion < VK_API_VERSION_1_2 &&
+      inChain(I->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES) &&
+      !enables(I, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) {
+    std::fprintf(stderr, "hide-float2: the int64 atomics features struct reached "
+                         "vkCreateDevice of a Vulkan 1.0/1.1 instance without %s\n",
+                 VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   auto *L = linkOf<VkLayerDeviceCreateInfo>(
