@@ -219,11 +219,12 @@ struct StageRewriter {
 /// Creates \p Count pipelines from \p Infos with their chained modules
 /// lowered: \p Rewrite points one copied create info's stages at lowered
 /// modules, \p Call creates the pipelines below from the create infos to use
-/// and whether any stage was rewritten.
+/// and whether any stage was rewritten.  A module that cannot be lowered
+/// fails the call with \p Refused, every handle null.
 template <typename Info, typename CallFn, typename RewriteFn>
 VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
-                         VkPipeline *Pipelines, const char *What, CallFn Call,
-                         RewriteFn Rewrite) {
+                         VkPipeline *Pipelines, const char *What, VkResult Refused,
+                         CallFn Call, RewriteFn Rewrite) {
   DeviceData *D = deviceOf(Device);
   if (!D)
     return VK_ERROR_INITIALIZATION_FAILED;
@@ -235,7 +236,7 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
   if (Failed) {
     for (uint32_t K = 0; K < Count; ++K)
       Pipelines[K] = VK_NULL_HANDLE;
-    return VK_ERROR_INVALID_SHADER_NV;
+    return Refused;
   }
   return Call(*D, Copies.data(), !R.Stages.empty());
 }
@@ -254,6 +255,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
     VkPipeline *Pipelines) {
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateComputePipelines",
+      VK_ERROR_INVALID_SHADER_NV,
       [&](DeviceData &D, const VkComputePipelineCreateInfo *Use, bool) {
         return D.CreateComputePipelines(Device, Cache, Count, Use, Alloc, Pipelines);
       },
@@ -269,6 +271,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
     VkPipeline *Pipelines) {
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateGraphicsPipelines",
+      VK_ERROR_INVALID_SHADER_NV,
       [&](DeviceData &D, const VkGraphicsPipelineCreateInfo *Use, bool) {
         return D.CreateGraphicsPipelines(Device, Cache, Count, Use, Alloc, Pipelines);
       },
@@ -281,13 +284,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
 // created at once, with no deferred operation below, and the call reports
 // VK_OPERATION_NOT_DEFERRED_KHR as a driver that chose not to defer does;
 // the application's operation then has no command deferred on it.
-// Otherwise the call goes down as the application made it.
+// Otherwise the call goes down as the application made it.  A module that
+// cannot be lowered fails the call with VK_ERROR_UNKNOWN, the one error
+// this command may return for it (VK_ERROR_INVALID_SHADER_NV is not among
+// its codes).
 VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
     VkDevice Device, VkDeferredOperationKHR Deferred, VkPipelineCache Cache,
     uint32_t Count, const VkRayTracingPipelineCreateInfoKHR *Infos,
     const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines) {
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateRayTracingPipelinesKHR",
+      VK_ERROR_UNKNOWN,
       [&](DeviceData &D, const VkRayTracingPipelineCreateInfoKHR *Use,
           bool Rewritten) {
         if (!Rewritten)
