@@ -63,7 +63,12 @@ typedef enum fatomic_result {
   /* A null pointer where one is required, an unknown feature name, or an
    * option string that does not parse (the message names the item). */
   FATOMIC_ERROR_INVALID_ARGUMENT = 1,
-  /* Not SPIR-V, truncated or malformed words. */
+  /* Not SPIR-V, or words the reader cannot take apart: a bad header, an
+   * instruction that runs past the end, a function without
+   * OpFunctionEnd.  The module is not validated: a module cut
+   * between two whole instructions outside a function may come back
+   * unchanged with FATOMIC_SUCCESS (validate it first, as spirv-val does,
+   * where it may be broken). */
   FATOMIC_ERROR_INVALID_MODULE = 2,
   /* A pointer reaches an atomic through OpFunctionParameter, OpPhi or
    * OpSelect in a Logical module.  Inline functions into the entry points

@@ -26,18 +26,40 @@ const char *toString(WriterScope W) {
 
 namespace {
 
+/// Blanks around an item: spaces, tabs and line ends (an option string
+/// read from a file or an environment variable may end in one).
+bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r' || C == '\n'; }
+
 std::string_view trim(std::string_view S) {
-  while (!S.empty() && (S.front() == ' ' || S.front() == '\t'))
+  while (!S.empty() && isBlank(S.front()))
     S.remove_prefix(1);
-  while (!S.empty() && (S.back() == ' ' || S.back() == '\t'))
+  while (!S.empty() && isBlank(S.back()))
     S.remove_suffix(1);
   return S;
 }
 
+/// \p Text as a message shows it: control characters and bytes outside
+/// ASCII as \xNN, so that none of them hides in a terminal.
+std::string shown(std::string_view Text) {
+  static const char Hex[] = "0123456789abcdef";
+  std::string Out;
+  for (const char C : Text) {
+    const auto U = static_cast<unsigned char>(C);
+    if (U >= 0x20 && U < 0x7f) {
+      Out += C;
+      continue;
+    }
+    Out += "\\x";
+    Out += Hex[U >> 4];
+    Out += Hex[U & 15];
+  }
+  return Out;
+}
+
 bool badValue(std::string &Error, std::string_view Key, std::string_view Value,
               const char *Expected) {
-  Error = "unknown value '" + std::string(Value) + "' for option '" +
-          std::string(Key) + "' (expected " + Expected + ")";
+  Error = "unknown value '" + shown(Value) + "' for option '" + shown(Key) +
+          "' (expected " + Expected + ")";
   return false;
 }
 
@@ -45,7 +67,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
                std::string &Error) {
   const size_t Eq = Item.find('=');
   if (Eq == std::string_view::npos) {
-    Error = "option '" + std::string(Item) + "' needs a value (key=value)";
+    Error = "option '" + shown(Item) + "' needs a value (key=value)";
     return false;
   }
   const std::string_view Key = trim(Item.substr(0, Eq));
@@ -134,7 +156,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
       const std::string_view Name = trim(Rest.substr(0, Plus));
       auto F = parseFeature(Name);
       if (!F) {
-        Error = "unknown feature '" + std::string(Name) +
+        Error = "unknown feature '" + shown(Name) +
                 "' in option 'native' (expected a member of "
                 "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, "
                 "shaderBufferInt64Atomics or shaderSharedInt64Atomics)";
@@ -149,7 +171,7 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     }
     return true;
   }
-  Error = "unknown option '" + std::string(Key) +
+  Error = "unknown option '" + shown(Key) +
           "' (expected nan, strategy, early-out, native, images, outline, writers, aggregate or cache)";
   return false;
 }

@@ -69,6 +69,16 @@ TEST(Options, ErrorsNameTheCulprit) {
   EXPECT_NE(Err.find("'early-out'"), std::string::npos) << Err;
   EXPECT_FALSE(parseOptions("native=shaderBufferFloat32AtomicMinMax+warp", Err));
   EXPECT_NE(Err.find("'warp'"), std::string::npos) << Err;
+  // A control character in a message is shown, not sent to the terminal.
+  EXPECT_FALSE(parseOptions(std::string("nan=number\x01"), Err));
+  EXPECT_NE(Err.find("'number\\x01'"), std::string::npos) << Err;
+  EXPECT_FALSE(parseOptions(std::string("na\x1bn=number"), Err));
+  EXPECT_NE(Err.find("'na\\x1bn'"), std::string::npos) << Err;
+  {
+    // Line ends around an item are blanks, as spaces and tabs are.
+    auto O = parseOptions("nan=fast\r\n", Err);
+    ASSERT_TRUE(O) << Err;
+  }
   EXPECT_FALSE(parseOptions("images=alias", Err));
   EXPECT_NE(Err.find("retype or off"), std::string::npos) << Err;
   {
