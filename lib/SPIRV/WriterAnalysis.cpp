@@ -200,8 +200,9 @@ bool WriterAnalysis::mayAlias(uint32_t Root, std::vector<uint32_t> &Vars) const 
     if (isBufferClass(StorageClass(M.operand(R, 0)))) {
       if (I.ResultId == Root || !Apart)
         Vars.push_back(I.ResultId);
-    } else if (!Apart && writableTexelBuffer(I.ResultId)) {
-      // A storage texel buffer may view the same buffer; its writes go
+    } else if (!Apart && writableStorageImage(I.ResultId)) {
+      // A storage texel buffer may view the same buffer, and a linear
+      // storage image may be bound to the same memory; their writes go
       // through loaded image objects, which the analysis does not follow.
       return false;
     }
@@ -221,7 +222,7 @@ bool WriterAnalysis::blockInWorkgroup() const {
   return false;
 }
 
-bool WriterAnalysis::writableTexelBuffer(uint32_t Var) const {
+bool WriterAnalysis::writableStorageImage(uint32_t Var) const {
   const InstRef D = M.def(Var);
   if (StorageClass(M.operand(D, 0)) != StorageClass::UniformConstant ||
       M.hasDecoration(Var, spv::Decoration::NonWritable))
@@ -233,9 +234,10 @@ bool WriterAnalysis::writableTexelBuffer(uint32_t Var) const {
     T = elementOf(M, T);
   if (M.opOf(T) != Op::OpTypeImage)
     return false;
-  const InstRef Img = M.def(T);
-  // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled (2: storage).
-  return spv::Dim(M.operand(Img, 1)) == spv::Dim::Buffer && M.operand(Img, 5) != 1;
+  // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled (2:
+  // storage; 0: known at run time).  Any Dim: a texel buffer, or an image
+  // whose memory a buffer may share.
+  return M.operand(M.def(T), 5) != 1;
 }
 
 const Writers &WriterAnalysis::writersOf(uint32_t Root) {
@@ -278,12 +280,16 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
   uint32_t Type = pointeeOf(M, M.inst(M.def(A.Var)).TypeId);
   const size_t N = std::min({A.Path.size(), B.Path.size(), size_t{MaxTypeSteps}});
   size_t K = 0;
+  // An index that is not a constant proves nothing about sameness, even
+  // where both paths use the same id: its value differs from one
+  // invocation to the next, and the write races with the atomic of
+  // another invocation.
   if (descriptorArray(A.Var)) {
     // Two descriptors of an array may name the same buffer, or overlapping
-    // ranges of one: only the same descriptor lets deeper indices count.
+    // ranges of one: only the same descriptor (one constant index) lets
+    // deeper indices count.
     uint64_t X = 0, Y = 0;
-    if (N == 0 || (A.Path[0] != B.Path[0] &&
-                   !(constantOf(A.Path[0], X) && constantOf(B.Path[0], Y) && X == Y)))
+    if (N == 0 || !(constantOf(A.Path[0], X) && constantOf(B.Path[0], Y) && X == Y))
       return false;
     Type = elementOf(M, Type);
     K = 1;
@@ -296,7 +302,7 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
     // Another, dynamic element of an array whose elements overlap (an
     // ArrayStride below the element's size) may share bytes with any
     // deeper part of this one.
-    if (A.Path[K] != B.Path[K] && !(Constants && X == Y) && !Layout.elementsApart(Type))
+    if (!(Constants && X == Y) && !Layout.elementsApart(Type))
       return false;
     if (M.opOf(Type) != Op::OpTypeStruct)
       Type = elementOf(M, Type);

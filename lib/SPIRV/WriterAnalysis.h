@@ -93,9 +93,9 @@ private:
   /// Whether a Workgroup variable holds a Block (an explicit layout, whose
   /// blocks all alias).
   bool blockInWorkgroup() const;
-  /// A UniformConstant variable of storage texel buffers (or an array of
-  /// them) that is not NonWritable.
-  bool writableTexelBuffer(uint32_t Var) const;
+  /// A UniformConstant variable of storage images or storage texel buffers
+  /// (or an array of them) that is not NonWritable.
+  bool writableStorageImage(uint32_t Var) const;
   /// A buffer variable that is an array of blocks (one descriptor each).
   bool descriptorArray(uint32_t Var) const;
   bool constantOf(uint32_t Id, uint64_t &V) const;

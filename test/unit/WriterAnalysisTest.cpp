@@ -266,9 +266,11 @@ const char *const ImageBindings = "OpDecorate %70 DescriptorSet 0\nOpDecorate %7
 
 TEST(WriterAnalysis, StorageTexelBuffers) {
   // A storage texel buffer may view the buffer when either is Aliased or
-  // it has no binding; the writes through its image objects are not
-  // followed, so the answer is "not known" then.  A NonWritable one and a
-  // 2D image write nothing that the buffer holds.
+  // it has no binding, and so may a storage image (a linear image in the
+  // GENERAL layout may be bound to the buffer's memory, which both then
+  // read consistently); the writes through their image objects are not
+  // followed, so the answer is "not known" then.  A NonWritable one writes
+  // nothing.
   struct Case {
     const char *What, *Decos;
     bool Known;
@@ -278,7 +280,9 @@ TEST(WriterAnalysis, StorageTexelBuffers) {
       {"buffer Aliased", "OpDecorate %10 Aliased", false},
       {"texel buffer Aliased and NonWritable",
        "OpDecorate %70 Aliased\nOpDecorate %70 NonWritable", true},
-      {"2D image Aliased", "OpDecorate %71 Aliased", true},
+      {"2D image Aliased", "OpDecorate %71 Aliased", false},
+      {"2D image Aliased and NonWritable", "OpDecorate %71 Aliased\nOpDecorate %71 NonWritable",
+       true},
   };
   for (const Case &C : Cases) {
     Analyzed A;
@@ -328,6 +332,22 @@ TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
     ASSERT_FALSE(HasFatalFailure()) << C.What;
     expectTwoWrites(A, 63, C.Disjoint, C.What);
   }
+  // One run-time index id on both paths: another invocation's descriptor,
+  // which may overlap this one's member 0 with its member 1.
+  const Case SameId[] = {
+      {"another member, one run-time descriptor index",
+       "%66 = OpAccessChain %24 %63 %90 %31", false},
+  };
+  for (const Case &C : SameId) {
+    Analyzed A;
+    analyze(A,
+            std::string("%90 = OpUndef %5\n%64 = OpAccessChain %24 %63 %90 %30\n"
+                        "%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n") +
+                C.Store + "\nOpStore %66 %32",
+            Decos, "", Array);
+    ASSERT_FALSE(HasFatalFailure()) << C.What;
+    expectTwoWrites(A, 63, C.Disjoint, C.What);
+  }
 }
 
 TEST(WriterAnalysis, OverlappingLayoutIsNotApart) {
@@ -363,6 +383,16 @@ TEST(WriterAnalysis, OverlappingLayoutIsNotApart) {
       {"dynamic elements apart", "%83 = OpTypeRuntimeArray %20\n%80 = OpTypeStruct %83",
        "OpMemberDecorate %80 0 Offset 0\nOpDecorate %83 ArrayStride 8", "%30 %90 %30",
        "%30 %91 %31", true},
+      // One index id on both paths: other invocations index other,
+      // overlapping elements.
+      {"one run-time index, overlapping elements",
+       "%83 = OpTypeRuntimeArray %20\n%80 = OpTypeStruct %83",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %83 ArrayStride 4", "%30 %90 %30",
+       "%30 %90 %31", false},
+      {"one run-time index, elements apart",
+       "%83 = OpTypeRuntimeArray %20\n%80 = OpTypeStruct %83",
+       "OpMemberDecorate %80 0 Offset 0\nOpDecorate %83 ArrayStride 8", "%30 %90 %30",
+       "%30 %90 %31", true},
   };
   for (const Case &C : Cases) {
     Analyzed A;
