@@ -326,12 +326,7 @@ struct Probe {
     std::vector<std::vector<uint32_t>> Words(N);
     std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
     std::vector<VkPipelineShaderStageCreateInfo> Stages(N);
-    VkRayTracingShaderGroupCreateInfoKHR Group{
-        VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR};
-    Group.type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR;
-    Group.generalShader = 0;
-    Group.closestHitShader = Group.anyHitShader = Group.intersectionShader =
-        VK_SHADER_UNUSED_KHR;
+    const VkRayTracingShaderGroupCreateInfoKHR Group = fatomic::vk::generalShaderGroup(0);
     std::vector<VkRayTracingPipelineCreateInfoKHR> Infos(
         N, {VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR});
     for (size_t K = 0; K < N; ++K) {

@@ -315,35 +315,24 @@ TEST(WriterAnalysis, DescriptorIndexIsNotApart) {
                             "%63 = OpVariable %62 StorageBuffer";
   const std::string Decos = std::string(OtherBinding) +
                             "\nOpDecorate %63 DescriptorSet 0\nOpDecorate %63 Binding 5";
+  // %90: a run-time index, the same id on both paths in the last case:
+  // another invocation's descriptor, which may overlap this one's member 0
+  // with its member 1.
   struct Case {
-    const char *What, *Store;
+    const char *What, *AtomicIndex, *Store;
     bool Disjoint;
   } Cases[] = {
-      {"another descriptor", "%66 = OpAccessChain %24 %63 %31 %30", false},
-      {"another member", "%66 = OpAccessChain %24 %63 %30 %31", true},
+      {"another descriptor", "%30", "%66 = OpAccessChain %24 %63 %31 %30", false},
+      {"another member", "%30", "%66 = OpAccessChain %24 %63 %30 %31", true},
+      {"another member, one run-time descriptor index", "%90",
+       "%66 = OpAccessChain %24 %63 %90 %31", false},
   };
   for (const Case &C : Cases) {
     Analyzed A;
     analyze(A,
-            std::string("%64 = OpAccessChain %24 %63 %30 %30\n"
-                        "%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n") +
-                C.Store + "\nOpStore %66 %32",
-            Decos, "", Array);
-    ASSERT_FALSE(HasFatalFailure()) << C.What;
-    expectTwoWrites(A, 63, C.Disjoint, C.What);
-  }
-  // One run-time index id on both paths: another invocation's descriptor,
-  // which may overlap this one's member 0 with its member 1.
-  const Case SameId[] = {
-      {"another member, one run-time descriptor index",
-       "%66 = OpAccessChain %24 %63 %90 %31", false},
-  };
-  for (const Case &C : SameId) {
-    Analyzed A;
-    analyze(A,
-            std::string("%90 = OpUndef %5\n%64 = OpAccessChain %24 %63 %90 %30\n"
-                        "%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n") +
-                C.Store + "\nOpStore %66 %32",
+            std::string("%90 = OpUndef %5\n%64 = OpAccessChain %24 %63 ") + C.AtomicIndex +
+                " %30\n%65 = OpAtomicFMaxEXT %4 %64 %31 %30 %32\n" + C.Store +
+                "\nOpStore %66 %32",
             Decos, "", Array);
     ASSERT_FALSE(HasFatalFailure()) << C.What;
     expectTwoWrites(A, 63, C.Disjoint, C.What);

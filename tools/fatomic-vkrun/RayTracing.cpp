@@ -38,14 +38,6 @@ template <typename Fn> Fn deviceFn(VkDevice Dev, const char *Name) {
 }
 
 VkDeviceSize alignUp(VkDeviceSize N, VkDeviceSize A) { return (N + A - 1) / A * A; }
-
-void barrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
-             VkPipelineStageFlags SrcStage, VkPipelineStageFlags DstStage) {
-  VkMemoryBarrier B{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  B.srcAccessMask = Src;
-  B.dstAccessMask = Dst;
-  vkCmdPipelineBarrier(Cmd, SrcStage, DstStage, 0, 1, &B, 0, nullptr, 0, nullptr);
-}
 } // namespace
 
 void RayTracingSupport::query(VkPhysicalDevice Phys,
@@ -122,12 +114,7 @@ void RayTracingPipeline::create(const std::vector<uint32_t> &Words,
     VK_CHECK(vkCreateShaderModule(Dev, &SMI, nullptr, &Module));
     Stage.module = Module;
   }
-  VkRayTracingShaderGroupCreateInfoKHR Group{
-      VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR};
-  Group.type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR;
-  Group.generalShader = 0;
-  Group.closestHitShader = Group.anyHitShader = Group.intersectionShader =
-      VK_SHADER_UNUSED_KHR;
+  const VkRayTracingShaderGroupCreateInfoKHR Group = vk::generalShaderGroup(0);
   VkRayTracingPipelineCreateInfoKHR PI{VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR};
   PI.stageCount = 1;
   PI.pStages = &Stage;
@@ -190,9 +177,9 @@ void RayTracingPipeline::recordTimedTrace(VkCommandBuffer Cmd, VkPipelineLayout 
                                           VkDescriptorSet Set, VkQueryPool Queries,
                                           uint32_t X, uint32_t Y, uint32_t Z) const {
   const VkPipelineStageFlags Shader = VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR;
-  barrier(Cmd, VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-          VK_PIPELINE_STAGE_TRANSFER_BIT, Shader);
+  vk::memoryBarrier(Cmd, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT, Shader);
   vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, Pipeline);
   vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, L, 0, 1, &Set, 0,
                           nullptr);
@@ -202,8 +189,8 @@ void RayTracingPipeline::recordTimedTrace(VkCommandBuffer Cmd, VkPipelineLayout 
   TraceRays(Cmd, &RayGen, &None, &None, &None, X, Y, Z);
   if (Queries)
     vkCmdWriteTimestamp(Cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Queries, 1);
-  barrier(Cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, Shader,
-          VK_PIPELINE_STAGE_TRANSFER_BIT);
+  vk::memoryBarrier(Cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, Shader,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT);
 }
 
 } // namespace vkrun

@@ -330,7 +330,6 @@ double Context::elapsedMs(VkQueryPool Queries) const {
          static_cast<double>(Props.limits.timestampPeriod) / 1e6;
 }
 
-namespace {
 void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
                    VkPipelineStageFlags SrcStage, VkPipelineStageFlags DstStage) {
   VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -338,7 +337,15 @@ void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
   MB.dstAccessMask = Dst;
   vkCmdPipelineBarrier(Cmd, SrcStage, DstStage, 0, 1, &MB, 0, nullptr, 0, nullptr);
 }
-} // namespace
+
+VkRayTracingShaderGroupCreateInfoKHR generalShaderGroup(uint32_t Stage) {
+  VkRayTracingShaderGroupCreateInfoKHR G{
+      VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR};
+  G.type = VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR;
+  G.generalShader = Stage;
+  G.closestHitShader = G.anyHitShader = G.intersectionShader = VK_SHADER_UNUSED_KHR;
+  return G;
+}
 
 void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
                          VkPipelineLayout Layout, VkDescriptorSet Set,

@@ -110,6 +110,13 @@ void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
                          VkQueryPool Queries, uint32_t X, uint32_t Y, uint32_t Z);
 /// A barrier from the read-back transfers to the host's reads.
 void recordHostReadBarrier(VkCommandBuffer Cmd);
+/// One global memory barrier: \p Src accesses in \p SrcStage before \p Dst
+/// accesses in \p DstStage.
+void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
+                   VkPipelineStageFlags SrcStage, VkPipelineStageFlags DstStage);
+/// The ray tracing shader group of one general shader (ray generation,
+/// miss or callable) at index \p Stage of the pipeline's stages.
+VkRayTracingShaderGroupCreateInfoKHR generalShaderGroup(uint32_t Stage);
 
 /// A buffer with its own memory: host-visible (coherent, cached where
 /// possible, and mapped) or device-local.
