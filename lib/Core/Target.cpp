@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -306,7 +309,13 @@ std::optional<TargetModel> loadProfileFile(const std::string &Path,
                                            std::string &Error) {
   std::ifstream In(Path, std::ios::binary);
   if (!In) {
-    Error = "cannot open profile '" + Path + "'";
+    Error = "cannot open profile '" + Path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  // A directory opens, and reads as nothing.
+  std::error_code EC;
+  if (std::filesystem::is_directory(Path, EC)) {
+    Error = "cannot read profile '" + Path + "': " + std::strerror(EISDIR);
     return std::nullopt;
   }
   std::ostringstream SS;

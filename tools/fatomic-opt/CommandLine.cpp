@@ -4,7 +4,6 @@
 
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -245,15 +244,9 @@ void Parser::addSpirvOptFlag(std::vector<Step> &Steps, std::string Flag) {
 
 bool Parser::addLowering(std::vector<Step> &Steps,
                          std::string_view OptionText) {
-  // Line ends (a file written on Windows, $(cat file)) are white space, as
-  // the spaces and tabs that parseOptions ignores around keys and values.
-  std::string Text(OptionText);
-  std::replace_if(
-      Text.begin(), Text.end(), [](char C) { return C == '\r' || C == '\n'; },
-      ' ');
   std::string Error;
   std::optional<fatomic::LoweringOptions> Options =
-      fatomic::parseOptions(Text, Error);
+      fatomic::parseOptions(OptionText, Error);
   if (!Options)
     return fail(std::string(LowerFlag) + ": " + Error);
   Step S;

@@ -17,18 +17,12 @@
 #include <spirv-tools/optimizer.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #ifndef FATOMIC_VERSION
 #define FATOMIC_VERSION "unknown"
@@ -390,23 +384,6 @@ void warnUnusedProfile(const Invocation &Inv, Diagnostics &Diag) {
              "atomics the lowering may leave alone)");
 }
 
-/// Whether --target-profile's file can be read, with the reason where not:
-/// the library's loader says only "cannot open", and "empty file" for a
-/// directory.
-bool checkProfileFile(const std::string &Path, std::string &Error) {
-  const int Fd = ::open(Path.c_str(), O_RDONLY);
-  if (Fd < 0) {
-    Error = "cannot open profile '" + Path + "': " + std::strerror(errno);
-    return false;
-  }
-  struct stat Info;
-  const bool Directory = ::fstat(Fd, &Info) == 0 && S_ISDIR(Info.st_mode);
-  ::close(Fd);
-  if (Directory)
-    Error = "cannot read profile '" + Path + "': " + std::strerror(EISDIR);
-  return !Directory;
-}
-
 void printVersion() {
   std::printf("fatomic-opt (fatomic %s)\n%s\n", FATOMIC_VERSION,
               spvSoftwareVersionDetailsString());
@@ -434,9 +411,8 @@ int main(int Argc, char **Argv) {
   fatomic::TargetModel Target;
   if (Inv.TargetProfile) {
     std::string Error;
-    std::optional<fatomic::TargetModel> Profile;
-    if (checkProfileFile(*Inv.TargetProfile, Error))
-      Profile = fatomic::loadProfileFile(*Inv.TargetProfile, Error);
+    std::optional<fatomic::TargetModel> Profile =
+        fatomic::loadProfileFile(*Inv.TargetProfile, Error);
     if (!Profile) {
       Diag.error("--target-profile: " + Error);
       return 1;
