@@ -18,13 +18,6 @@ namespace {
 /// fatomic-vkrun's exit code for what the device lacks.
 constexpr int ExitUnsupported = 3;
 
-bool listed(const std::vector<VkExtensionProperties> &Exts, const char *Name) {
-  for (const auto &E : Exts)
-    if (std::strcmp(E.extensionName, Name) == 0)
-      return true;
-  return false;
-}
-
 const char *const RequiredExtensions[] = {
     VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME,
     VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME,
@@ -44,8 +37,8 @@ void RayTracingSupport::query(VkPhysicalDevice Phys,
                               const std::vector<VkExtensionProperties> &Exts) {
   Extensions = true;
   for (const char *Name : RequiredExtensions)
-    Extensions &= listed(Exts, Name);
-  Gpl = listed(Exts, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
+    Extensions &= vk::hasExtension(Exts, Name);
+  Gpl = vk::hasExtension(Exts, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
   VkPhysicalDeviceRayTracingPipelineFeaturesKHR Rt{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
   VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT G{

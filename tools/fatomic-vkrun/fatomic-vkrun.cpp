@@ -77,6 +77,7 @@ using vk::Failure;
 using vk::check;
 using vk::deviceTypeName;
 using vk::fail;
+using vk::hasExtension;
 using vk::versionString;
 /// fatomic-vkrun's own exit codes, after vk::ExitCode's.
 enum ExitCode { ExitUnsupported = 3, ExitNotIdentical = 4 };
@@ -596,14 +597,6 @@ struct Options {
   std::optional<fs::path> OutDir;
   std::optional<std::vector<uint32_t>> GroupsOverride;
 };
-
-bool hasExtension(const std::vector<VkExtensionProperties> &Exts,
-                  const char *Name) {
-  for (const auto &E : Exts)
-    if (std::strcmp(E.extensionName, Name) == 0)
-      return true;
-  return false;
-}
 
 class Context : public vk::Context {
 public:

@@ -2,6 +2,8 @@
 
 #include "VulkanContext.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -328,6 +330,13 @@ double Context::elapsedMs(VkQueryPool Queries) const {
                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   return static_cast<double>((Ts[1] - Ts[0]) & Mask) *
          static_cast<double>(Props.limits.timestampPeriod) / 1e6;
+}
+
+bool hasExtension(const std::vector<VkExtensionProperties> &Exts, const char *Name) {
+  for (const auto &E : Exts)
+    if (std::strcmp(E.extensionName, Name) == 0)
+      return true;
+  return false;
 }
 
 void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,

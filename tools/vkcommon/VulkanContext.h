@@ -110,6 +110,8 @@ void recordTimedDispatch(VkCommandBuffer Cmd, VkPipeline Pipeline,
                          VkQueryPool Queries, uint32_t X, uint32_t Y, uint32_t Z);
 /// A barrier from the read-back transfers to the host's reads.
 void recordHostReadBarrier(VkCommandBuffer Cmd);
+/// Whether \p Exts (a device's or an instance's) lists \p Name.
+bool hasExtension(const std::vector<VkExtensionProperties> &Exts, const char *Name);
 /// One global memory barrier: \p Src accesses in \p SrcStage before \p Dst
 /// accesses in \p DstStage.
 void memoryBarrier(VkCommandBuffer Cmd, VkAccessFlags Src, VkAccessFlags Dst,
