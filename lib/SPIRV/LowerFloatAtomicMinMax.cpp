@@ -198,7 +198,7 @@ void Lowering::removeUnusedAddCapabilities() {
 
 /// SPIR-V's limits (2.17, Universal Limits): an id bound of at most
 /// \p MaxIdBound (4194303 unless the caller raised it; parse() accepts input
-/// bounds up to 4194304), and at most 65535 words per instruction (an entry
+/// bounds up to 4194304 or the raised limit), and at most 65535 words per instruction (an entry
 /// point's interface list or a block type can grow by one).  Returns the
 /// message for the first limit passed.
 std::string limitPassed(const Module &M, const std::vector<uint32_t> &Words,
@@ -243,7 +243,8 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   Lowered = 0;
   Module M;
   std::string Error;
-  if (!M.parse(Words.data(), Words.size(), Error)) {
+  if (!M.parse(Words.data(), Words.size(), Error,
+               std::max<uint32_t>(0x400000, MaxIdBound))) {
     Failure = FailureKind::InvalidModule;
     if (Consumer)
       Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());

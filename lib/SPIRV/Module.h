@@ -137,8 +137,11 @@ struct UseRange {
 
 class Module {
 public:
-  /// Parses \p Words.  On failure returns false and sets \p Error.
-  bool parse(const uint32_t *Words, size_t NumWords, std::string &Error);
+  /// Parses \p Words, whose id bound may be at most \p MaxBound (one above
+  /// SPIR-V's limit of 4194303 ids unless the caller raised it).  On failure
+  /// returns false and sets \p Error.
+  bool parse(const uint32_t *Words, size_t NumWords, std::string &Error,
+             uint32_t MaxBound = 0x400000);
 
   /// Writes the module, with the current id bound.
   std::vector<uint32_t> emit() const;

@@ -38,9 +38,10 @@ bool knownWidth(uint32_t Width) {
 
 /// State threaded through spvBinaryParse's callbacks.
 struct ParseState {
-  explicit ParseState(Module &M) : M(M) {}
+  ParseState(Module &M, uint32_t MaxBound) : M(M), MaxBound(MaxBound) {}
 
   Module &M;
+  const uint32_t MaxBound;
   std::string Error;
   Function *Fn = nullptr;
   Block *Blk = nullptr;
@@ -100,9 +101,9 @@ struct ParseState {
 
   spv_result_t header(spv_endianness_t, uint32_t, uint32_t Version,
                       uint32_t Generator, uint32_t Bound, uint32_t Schema) {
-    if (Bound == 0 || Bound > 0x400000) {
-      Error = "id bound " + std::to_string(Bound) +
-              " is out of range (1 to 4194304)";
+    if (Bound == 0 || Bound > MaxBound) {
+      Error = "id bound " + std::to_string(Bound) + " is out of range (1 to " +
+              std::to_string(MaxBound) + ")";
       return SPV_ERROR_INVALID_BINARY;
     }
     M.Version = Version;
@@ -252,7 +253,8 @@ struct ParseState {
   }
 };
 
-bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
+bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error,
+                   uint32_t MaxBound) {
   *this = Module();
   if (NumWords < 5) {
     Error = "not a SPIR-V module: " + std::to_string(NumWords * 4) +
@@ -271,7 +273,7 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error) {
   }
   Arena.reserveChunks(NumWords);
   Insts.reserve(NumWords / 4);
-  ParseState S(*this);
+  ParseState S(*this, MaxBound);
   auto Ctx = std::unique_ptr<spv_context_t, void (*)(spv_context)>(
       spvContextCreate(SPV_ENV_UNIVERSAL_1_6), spvContextDestroy);
   spv_diagnostic Diag = nullptr;
