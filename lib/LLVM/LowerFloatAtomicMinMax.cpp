@@ -57,6 +57,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/ConstantFold.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -1478,6 +1479,62 @@ void keepConvergenceHeartsInPlace(ArrayRef<FloatAtomic> Atomics,
     }
 }
 
+/// The first place in \p F's entry block, after its convergence.entry.
+BasicBlock::iterator topOfFunction(Function &F) {
+  BasicBlock::iterator It = F.getEntryBlock().getFirstInsertionPt();
+  if (auto *II = dyn_cast<IntrinsicInst>(&*It);
+      II && II->getIntrinsicID() == Intrinsic::experimental_convergence_entry)
+    ++It;
+  return It;
+}
+
+/// Where a collected atomic's operand may be undef or poison, makes it a
+/// freeze of the operand: its sign test, NaN test, subgroup key and integer
+/// atomic each read it, and an undef read several times may be a different
+/// value at each read.  One freeze per operand, right after its definition
+/// (or at the top of \p F for an argument or a constant), so that the
+/// atomics of a block that share an operand still share it; where nothing
+/// can follow the definition in its block (an invoke's result), a freeze
+/// before each atomic.  Helpers take their operand frozen (noundef).
+void freezeOperands(Function &F, ArrayRef<FloatAtomic> Atomics,
+                    ArrayRef<FloatAtomic> ToOutline) {
+  SmallDenseMap<Value *, Value *, 8> Frozen;
+  // Fixed before the first freeze, so that those of arguments come in the
+  // order of their atomics.
+  const BasicBlock::iterator Top = topOfFunction(F);
+  auto FreezeAt = [](Value *V, InsertPosition At, DebugLoc DL) {
+    auto *FI = new FreezeInst(V, "", At);
+    FI->setDebugLoc(std::move(DL));
+    return FI;
+  };
+  for (ArrayRef<FloatAtomic> List : {Atomics, ToOutline})
+    for (const FloatAtomic &A : List) {
+      Instruction &Inst = *A.Inst;
+      // An atomicrmw's operands are the pointer and the value.
+      const unsigned OpNo =
+          isa<AtomicRMWInst>(Inst) ? 1u : unsigned(DxilArgValue);
+      Value *V = Inst.getOperand(OpNo);
+      if (isGuaranteedNotToBeUndefOrPoison(V))
+        continue;
+      Value *&FV = Frozen[V];
+      if (!FV) {
+        std::optional<BasicBlock::iterator> After;
+        if (auto *Def = dyn_cast<Instruction>(V))
+          After = Def->getInsertionPointAfterDef();
+        else
+          After = Top;
+        if (!After) {
+          Inst.setOperand(OpNo, FreezeAt(V, Inst.getIterator(),
+                                         Inst.getDebugLoc()));
+          continue;
+        }
+        auto *Def = dyn_cast<Instruction>(V);
+        FV = FreezeAt(V, *After, Def ? Def->getDebugLoc() : DebugLoc());
+      }
+      Inst.setOperand(OpNo, FV);
+    }
+}
+
 /// Rewrites the float min/max atomics of \p F: through \p Outline's helpers
 /// where it is given and the atomic can be outlined, otherwise in place
 /// (collectAtomics says which, and reports what cannot be lowered).  With
@@ -1492,6 +1549,7 @@ bool lowerFunction(Function &F, const LoweringOptions &Options,
   collectAtomics(F, Options, Outline != nullptr, DxilCallees, IsExclusive,
                  Atomics, ToOutline);
   keepConvergenceHeartsInPlace(Atomics, ToOutline);
+  freezeOperands(F, Atomics, ToOutline);
   // Helpers (AggregateWarps false) are no kernels, so they have no cache.
   std::optional<BoundCache> Cache =
       AggregateWarps ? makeBoundCache(F, Options, Atomics, ToOutline)
@@ -1569,6 +1627,8 @@ Function *Outliner::makeHelper(AtomicRMWInst &RMW, bool Exclusive) {
   Argument *Ptr = Helper->getArg(0), *Val = Helper->getArg(1);
   Ptr->setName("p");
   Val->setName("v");
+  // The callers pass the operand frozen (freezeOperands).
+  Val->addAttr(Attribute::NoUndef);
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Helper);
   auto *Body = new AtomicRMWInst(RMW.getOperation(), Ptr, Val, RMW.getAlign(),
                                  RMW.getOrdering(), RMW.getSyncScopeID(),

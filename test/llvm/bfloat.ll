@@ -9,7 +9,8 @@
 
 define bfloat @fmin(ptr %p, bfloat %v) {
 ; CHECK-LABEL: define bfloat @fmin(
-; CHECK:         [[BITS:%.*]] = bitcast bfloat %v to i16
+; CHECK:         [[FRZBITS:%.*]] = freeze bfloat %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast bfloat [[FRZBITS]] to i16
 ; CHECK-NEXT:    [[MAG:%.*]] = and i16 [[BITS]], 32767
 ; CHECK-NEXT:    icmp ugt i16 [[MAG]], 32640
 ; CHECK:         atomicrmw min ptr %p, i16

@@ -12,7 +12,9 @@
 
 define spir_kernel void @fmax_number(ptr %p, bfloat %a, bfloat %b) {
 ; CHECK-LABEL: define spir_kernel void @fmax_number(
-; CHECK:         [[BITS:%.*]] = bitcast bfloat %a to i16
+; CHECK:         [[FRZBITS:%.*]] = freeze bfloat %a
+; CHECK-NEXT:    freeze bfloat %b
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast bfloat [[FRZBITS]] to i16
 ; CHECK-NEXT:    [[MAG:%.*]] = and i16 [[BITS]], 32767
 ; CHECK-NEXT:    [[NAN:%.*]] = icmp ugt i16 [[MAG]], 32640
 ; CHECK-NEXT:    select i1 [[NAN]], i16 -1, i16 [[BITS]]
@@ -25,7 +27,9 @@ define spir_kernel void @fmax_number(ptr %p, bfloat %a, bfloat %b) {
 
 define spir_kernel void @fmaximum_propagate(ptr %p, bfloat %a, bfloat %b, ptr %out) {
 ; CHECK-LABEL: define spir_kernel void @fmaximum_propagate(
-; CHECK:         [[BITS:%.*]] = bitcast bfloat %a to i16
+; CHECK:         [[FRZBITS:%.*]] = freeze bfloat %a
+; CHECK-NEXT:    freeze bfloat %b
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast bfloat [[FRZBITS]] to i16
 ; CHECK-NEXT:    [[MAG:%.*]] = and i16 [[BITS]], 32767
 ; CHECK-NEXT:    [[NAN:%.*]] = icmp ugt i16 [[MAG]], 32640
 ; CHECK-NEXT:    select i1 [[NAN]], i16 32767, i16 [[BITS]]

@@ -27,7 +27,7 @@ define spir_kernel void @two(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v,
 ; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[SAME]], [[BEHIND]]
 ; CHECK-NEXT: br i1 [[HIT]], label %fatomic.cache.done, label %fatomic.cache.miss
 ; CHECK:      fatomic.cache.miss:
-; CHECK-NEXT: [[OLD:%[0-9]+]] = call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %p, float %v)
+; CHECK-NEXT: [[OLD:%[0-9]+]] = call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %p, float {{%[0-9]+}})
 ; CHECK-NEXT: bitcast float [[OLD]] to i32
 ; CHECK:      [[BOUND:%[0-9]+]] = call i32 @llvm.umin.i32(i32 {{%[0-9]+}}, i32 [[KEY]])
 ; CHECK-NEXT: br label %fatomic.cache.done
@@ -36,7 +36,7 @@ define spir_kernel void @two(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v,
 ; CHECK-NEXT: [[P1:%fatomic.cache.ptr[.0-9]*]] = phi ptr addrspace(1) [ null, {{%[0-9]+}} ], [ %p, %fatomic.cache.miss ]
 ; CHECK:      icmp eq ptr addrspace(1) %q, [[P1]]
 ; CHECK-NEXT: icmp uge i32 {{%[0-9]+}}, [[B1]]
-; CHECK:      call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %q, float %w)
+; CHECK:      call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %q, float {{%[0-9]+}})
 
 ; INPLACE-LABEL: define spir_kernel void @two(
 ; INPLACE:       fatomic.cache.miss:

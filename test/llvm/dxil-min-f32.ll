@@ -14,7 +14,8 @@ declare double @dx.op.atomicBinOp.f64(i32, %dx.types.Handle, i32, i32, i32, i32,
 define float @imin(%dx.types.Handle %h, i32 %i, float %v) {
 ; CHECK-LABEL: define float @imin(
 ; CHECK-NOT:     @dx.op.atomicBinOp.f32
-; CHECK:         [[BITS:%.*]] = bitcast float %v to i32
+; CHECK:         [[FRZBITS:%.*]] = freeze float %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast float [[FRZBITS]] to i32
 ; CHECK:         [[OP:%.*]] = select i1 {{%.*}}, i32 2147483647, i32 [[BITS]]
 ; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[OP]], 0
 ; CHECK-NEXT:    br label %fatomic.rmw

@@ -9,7 +9,8 @@
 
 define half @fmin(ptr %p, half %v) {
 ; CHECK-LABEL: define half @fmin(
-; CHECK:         [[BITS:%.*]] = bitcast half %v to i16
+; CHECK:         [[FRZBITS:%.*]] = freeze half %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast half [[FRZBITS]] to i16
 ; CHECK-NEXT:    [[MAG:%.*]] = and i16 [[BITS]], 32767
 ; CHECK-NEXT:    [[VNAN:%.*]] = icmp ugt i16 [[MAG]], 31744
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i16 32767, i16 [[BITS]]

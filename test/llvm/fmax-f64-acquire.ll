@@ -11,7 +11,8 @@
 
 define double @fmax(ptr %p, double %v) {
 ; CHECK-LABEL: define double @fmax(
-; CHECK:         [[BITS:%.*]] = bitcast double %v to i64
+; CHECK:         [[FRZBITS:%.*]] = freeze double %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast double [[FRZBITS]] to i64
 ; CHECK:         [[VNAN:%.*]] = icmp ugt i64 {{%.*}}, 9218868437227405312
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i64 -1, i64 [[BITS]]
 ; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i64 [[OP]], 0

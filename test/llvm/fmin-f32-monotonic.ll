@@ -22,7 +22,8 @@
 define float @fmin(ptr %p, float %v) {
 ; CHECK-LABEL: define float @fmin(
 ; CHECK-NOT:     atomicrmw fmin
-; CHECK:         [[BITS:%.*]] = bitcast float %v to i32
+; CHECK:         [[FRZBITS:%.*]] = freeze float %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast float [[FRZBITS]] to i32
 ; CHECK-NEXT:    [[MAG:%.*]] = and i32 [[BITS]], 2147483647
 ; CHECK-NEXT:    [[VNAN:%.*]] = icmp ugt i32 [[MAG]], 2139095040
 ; CHECK-NEXT:    [[OP:%.*]] = select i1 [[VNAN]], i32 2147483647, i32 [[BITS]]

@@ -9,7 +9,8 @@
 
 define float @fast(ptr %p, float %v) {
 ; CHECK-LABEL: define float @fast(
-; CHECK-NEXT:    [[BITS:%.*]] = bitcast float %v to i32
+; CHECK-NEXT:    [[FRZBITS:%.*]] = freeze float %v
+; CHECK-NEXT: [[BITS:%.*]] = bitcast float [[FRZBITS]] to i32
 ; CHECK-NEXT:    [[NEG:%.*]] = icmp slt i32 [[BITS]], 0
 ; CHECK-NEXT:    [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK-NOT:     2139095040

@@ -8,7 +8,8 @@
 
 define float @dbg(ptr %p, float %v) !dbg !5 {
 ; CHECK-LABEL: define float @dbg(
-; CHECK-NEXT:    %r = call float @fatomic.fmin.f32.seq_cst(ptr %p, float %v), !dbg [[LOC:![0-9]+]]
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmin.f32.seq_cst(ptr %p, float [[FZV]]), !dbg [[LOC:![0-9]+]]
 ; CHECK:       [[LOC]] = !DILocation(line: 2, column: 3,
 ; INLINED-LABEL: define float @dbg(
 ; INLINED:         atomicrmw min ptr %p, i32 {{%.*}} seq_cst, align 4, !dbg [[LOC:![0-9]+]]

@@ -17,15 +17,15 @@ declare i32 @__CxxFrameHandler3(...)
 
 define void @cleanup(ptr %p, float %v) personality ptr @__CxxFrameHandler3 {
 ; CHECK-LABEL: define void @cleanup(
-; CHECK:         %body = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v){{$}}
+; CHECK:         %body = call float @fatomic.fmax.f32.monotonic(ptr %p, float {{%[0-9]+}}){{$}}
 ; CHECK:       cleanup:
 ; CHECK-NEXT:    %cp = cleanuppad within none []
-; CHECK-NEXT:    %a = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v) [ "funclet"(token %cp) ]
+; CHECK-NEXT:    %a = call float @fatomic.fmax.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %cp) ]
 ; CHECK-NEXT:    cleanupret from %cp unwind to caller
 ; PREPARE-LABEL: define void @cleanup(
 ; PREPARE:       cleanup:
 ; PREPARE-NEXT:    %cp = cleanuppad within none []
-; PREPARE-NEXT:    %a = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v) [ "funclet"(token %cp) ]
+; PREPARE-NEXT:    %a = call float @fatomic.fmax.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %cp) ]
 ; PREPARE-NEXT:    cleanupret from %cp unwind to caller
 entry:
   %body = atomicrmw fmax ptr %p, float %v monotonic, align 4
@@ -45,13 +45,13 @@ define void @catch(ptr %p, float %v, i1 %c) personality ptr @__CxxFrameHandler3 
 ; CHECK-LABEL: define void @catch(
 ; CHECK:       catch:
 ; CHECK-NEXT:    %pad = catchpad within %cs [ptr null, i32 64, ptr null]
-; CHECK-NEXT:    %x = call float @fatomic.fmin.f32.monotonic(ptr %p, float %v) [ "funclet"(token %pad) ]
+; CHECK-NEXT:    %x = call float @fatomic.fmin.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %pad) ]
 ; CHECK:       more:
-; CHECK-NEXT:    %y = call float @fatomic.fmin.f32.monotonic(ptr %p, float %v) [ "funclet"(token %pad) ]
+; CHECK-NEXT:    %y = call float @fatomic.fmin.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %pad) ]
 ; CHECK-NEXT:    catchret from %pad to label %ok
 ; PREPARE-LABEL: define void @catch(
-; PREPARE:         %x = call float @fatomic.fmin.f32.monotonic(ptr %p, float %v) [ "funclet"(token %pad) ]
-; PREPARE:         %y = call float @fatomic.fmin.f32.monotonic(ptr %p, float %v) [ "funclet"(token %pad) ]
+; PREPARE:         %x = call float @fatomic.fmin.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %pad) ]
+; PREPARE:         %y = call float @fatomic.fmin.f32.monotonic(ptr %p, float {{%[0-9]+}}) [ "funclet"(token %pad) ]
 entry:
   invoke void @g()
           to label %ok unwind label %dispatch

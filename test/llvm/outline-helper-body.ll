@@ -10,7 +10,7 @@ define float @fmin(ptr %p, float %v) {
   ret float %r
 }
 
-; CHECK-LABEL: define internal float @fatomic.fmin.f32.monotonic(ptr %p, float %v)
+; CHECK-LABEL: define internal float @fatomic.fmin.f32.monotonic(ptr %p, float noundef %v)
 ; CHECK:       entry:
 ; CHECK-NEXT:    [[BITS:%.*]] = bitcast float %v to i32
 ; CHECK-NEXT:    [[MAG:%.*]] = and i32 [[BITS]], 2147483647

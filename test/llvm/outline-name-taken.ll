@@ -12,8 +12,9 @@ define i32 @fatomic.fmin.f32.monotonic(i32 %x) {
 
 define float @user(ptr %p, float %v) {
 ; CHECK-LABEL: define float @user(
-; CHECK-NEXT:    %r = call float @fatomic.fmin.f32.monotonic.1(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmin.f32.monotonic.1(ptr %p, float [[FZV]])
   %r = atomicrmw fmin ptr %p, float %v monotonic, align 4
   ret float %r
 }
-; CHECK: define internal float @fatomic.fmin.f32.monotonic.1(ptr %p, float %v)
+; CHECK: define internal float @fatomic.fmin.f32.monotonic.1(ptr %p, float noundef %v)

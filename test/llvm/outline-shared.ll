@@ -8,8 +8,9 @@
 
 define float @bounds(ptr %p, float %v) {
 ; CHECK-LABEL: define float @bounds(
-; CHECK-NEXT:    %lo = call float @fatomic.fmin.f32.monotonic(ptr %p, float %v)
-; CHECK-NEXT:    %hi = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %lo = call float @fatomic.fmin.f32.monotonic(ptr %p, float [[FZV]])
+; CHECK-NEXT:    %hi = call float @fatomic.fmax.f32.monotonic(ptr %p, float [[FZV]])
 ; CHECK-NEXT:    ret float %lo
   %lo = atomicrmw fmin ptr %p, float %v monotonic, align 4
   %hi = atomicrmw fmax ptr %p, float %v monotonic, align 4
@@ -18,10 +19,12 @@ define float @bounds(ptr %p, float %v) {
 
 define void @other(ptr %q, float %w, double %d) {
 ; CHECK-LABEL: define void @other(
-; CHECK-NEXT:    %x = call float @fatomic.fmin.f32.monotonic(ptr %q, float %w)
-; CHECK-NEXT:    %y = call float @fatomic.fmin.f32.seq_cst(ptr %q, float %w)
-; CHECK-NEXT:    %z = call double @fatomic.fmin.f64.monotonic(ptr %q, double %d)
-; CHECK-NEXT:    %m = call float @fatomic.fminimum.f32.monotonic(ptr %q, float %w)
+; CHECK-NEXT:    [[FZW:%[0-9]+]] = freeze float %w
+; CHECK-NEXT:    [[FZD:%[0-9]+]] = freeze double %d
+; CHECK-NEXT:    %x = call float @fatomic.fmin.f32.monotonic(ptr %q, float [[FZW]])
+; CHECK-NEXT:    %y = call float @fatomic.fmin.f32.seq_cst(ptr %q, float [[FZW]])
+; CHECK-NEXT:    %z = call double @fatomic.fmin.f64.monotonic(ptr %q, double [[FZD]])
+; CHECK-NEXT:    %m = call float @fatomic.fminimum.f32.monotonic(ptr %q, float [[FZW]])
 ; CHECK-NEXT:    ret void
   %x = atomicrmw fmin ptr %q, float %w monotonic, align 4
   %y = atomicrmw fmin ptr %q, float %w seq_cst, align 4
@@ -32,10 +35,10 @@ define void @other(ptr %q, float %w, double %d) {
 
 ; One definition per kind, in the order of first use, after the input's
 ; functions.
-; CHECK:     define internal float @fatomic.fmin.f32.monotonic(ptr %p, float %v) unnamed_addr [[ATTRS:#[0-9]+]] {
-; CHECK:     define internal float @fatomic.fmax.f32.monotonic(ptr %p, float %v) unnamed_addr [[ATTRS]] {
-; CHECK:     define internal float @fatomic.fmin.f32.seq_cst(ptr %p, float %v) unnamed_addr [[ATTRS]] {
-; CHECK:     define internal double @fatomic.fmin.f64.monotonic(ptr %p, double %v) unnamed_addr [[ATTRS]] {
-; CHECK:     define internal float @fatomic.fminimum.f32.monotonic(ptr %p, float %v) unnamed_addr [[ATTRS]] {
+; CHECK:     define internal float @fatomic.fmin.f32.monotonic(ptr %p, float noundef %v) unnamed_addr [[ATTRS:#[0-9]+]] {
+; CHECK:     define internal float @fatomic.fmax.f32.monotonic(ptr %p, float noundef %v) unnamed_addr [[ATTRS]] {
+; CHECK:     define internal float @fatomic.fmin.f32.seq_cst(ptr %p, float noundef %v) unnamed_addr [[ATTRS]] {
+; CHECK:     define internal double @fatomic.fmin.f64.monotonic(ptr %p, double noundef %v) unnamed_addr [[ATTRS]] {
+; CHECK:     define internal float @fatomic.fminimum.f32.monotonic(ptr %p, float noundef %v) unnamed_addr [[ATTRS]] {
 ; CHECK-NOT: define
 ; CHECK:     attributes [[ATTRS]] = { alwaysinline nounwind }

@@ -9,8 +9,9 @@ target triple = "spirv64-unknown-unknown"
 
 define spir_kernel void @k(ptr addrspace(1) %p, float %v) {
 ; CHECK-LABEL: define spir_kernel void @k(
-; CHECK-NEXT:    call spir_func float @fatomic.fmax.f32.monotonic.p1(ptr addrspace(1) %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    call spir_func float @fatomic.fmax.f32.monotonic.p1(ptr addrspace(1) %p, float [[FZV]])
   %r = atomicrmw fmax ptr addrspace(1) %p, float %v monotonic, align 4
   ret void
 }
-; CHECK: define internal spir_func float @fatomic.fmax.f32.monotonic.p1(ptr addrspace(1) %p, float %v)
+; CHECK: define internal spir_func float @fatomic.fmax.f32.monotonic.p1(ptr addrspace(1) %p, float noundef %v)

@@ -17,35 +17,39 @@ target triple = "riscv64-unknown-linux-gnu"
 
 define float @hard(ptr %p, float %v) #0 {
 ; CHECK-LABEL: define float @hard(
-; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic(ptr %p, float [[FZV]])
   %r = atomicrmw fmax ptr %p, float %v monotonic, align 4
   ret float %r
 }
 
 define float @hard_too(ptr %p, float %v) #0 {
 ; CHECK-LABEL: define float @hard_too(
-; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic(ptr %p, float [[FZV]])
   %r = atomicrmw fmax ptr %p, float %v monotonic, align 4
   ret float %r
 }
 
 define float @other_cpu(ptr %p, float %v) #1 {
 ; CHECK-LABEL: define float @other_cpu(
-; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic.1(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic.1(ptr %p, float [[FZV]])
   %r = atomicrmw fmax ptr %p, float %v monotonic, align 4
   ret float %r
 }
 
 define float @other_features(ptr %p, float %v) #2 {
 ; CHECK-LABEL: define float @other_features(
-; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic.2(ptr %p, float %v)
+; CHECK-NEXT:    [[FZV:%[0-9]+]] = freeze float %v
+; CHECK-NEXT:    %r = call float @fatomic.fmax.f32.monotonic.2(ptr %p, float [[FZV]])
   %r = atomicrmw fmax ptr %p, float %v monotonic, align 4
   ret float %r
 }
 
-; CHECK:     define internal float @fatomic.fmax.f32.monotonic(ptr %p, float %v) unnamed_addr [[HARD:#[0-9]+]] {
-; CHECK:     define internal float @fatomic.fmax.f32.monotonic.1(ptr %p, float %v) unnamed_addr [[CPU:#[0-9]+]] {
-; CHECK:     define internal float @fatomic.fmax.f32.monotonic.2(ptr %p, float %v) unnamed_addr [[FEATURES:#[0-9]+]] {
+; CHECK:     define internal float @fatomic.fmax.f32.monotonic(ptr %p, float noundef %v) unnamed_addr [[HARD:#[0-9]+]] {
+; CHECK:     define internal float @fatomic.fmax.f32.monotonic.1(ptr %p, float noundef %v) unnamed_addr [[CPU:#[0-9]+]] {
+; CHECK:     define internal float @fatomic.fmax.f32.monotonic.2(ptr %p, float noundef %v) unnamed_addr [[FEATURES:#[0-9]+]] {
 ; CHECK-NOT: define
 ; CHECK-DAG: attributes [[HARD]] = { alwaysinline nounwind "target-cpu"="generic-rv64" "target-features"="+64bit,+a,+d,+f,+m" }
 ; CHECK-DAG: attributes [[CPU]] = { alwaysinline nounwind "target-cpu"="sifive-u74" "target-features"="+64bit,+a,+d,+f,+m" "tune-cpu"="sifive-7-series" }

@@ -13,7 +13,7 @@
 
 define float @a(i64 %i, float %v) {
 ; CHECK-LABEL: define float @a(
-; CHECK:         call float @fatomic.fminimum.f32.monotonic.exclusive(ptr %q, float %v)
+; CHECK:         call float @fatomic.fminimum.f32.monotonic.exclusive(ptr %q, float {{%[0-9]+}})
   %q = getelementptr [16 x float], ptr @slots, i64 0, i64 %i
   %r = atomicrmw fminimum ptr %q, float %v monotonic, align 4
   ret float %r
@@ -21,7 +21,7 @@ define float @a(i64 %i, float %v) {
 
 define float @b(float %v) {
 ; CHECK-LABEL: define float @b(
-; CHECK:         call float @fatomic.fminimum.f32.monotonic.exclusive(ptr %q, float %v)
+; CHECK:         call float @fatomic.fminimum.f32.monotonic.exclusive(ptr %q, float {{%[0-9]+}})
   %c = addrspacecast ptr @slots to ptr addrspace(1)
   %q = addrspacecast ptr addrspace(1) %c to ptr
   %r = atomicrmw fminimum ptr %q, float %v monotonic, align 4
@@ -29,7 +29,7 @@ define float @b(float %v) {
   ret float %r
 }
 
-; CHECK-LABEL: define internal float @fatomic.fminimum.f32.monotonic.exclusive(ptr %p, float %v)
+; CHECK-LABEL: define internal float @fatomic.fminimum.f32.monotonic.exclusive(ptr %p, float noundef %v)
 ; CHECK:         [[OP:%.*]] = select i1 {{%.*}}, i32 -1, i32 {{%.*}}
 ; CHECK:         [[CUR:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK:         br i1 {{%.*}}, label %fatomic.rmw, label %fatomic.done

@@ -1,6 +1,7 @@
 ; Sharing stops at the block: an atomic in another block computes the
 ; operand's values again in its own block, even where the first block
-; dominates it (the values then live only where they are used).  Values
+; dominates it (the values then live only where they are used); the operand
+; is frozen once, after its definition (or at the top of the function).  Values
 ; are placed before the first atomic of the block that takes the operand,
 ; after an operand that the block itself defines.
 ; REQUIRES: llvm-plugin
@@ -13,10 +14,11 @@
 define void @two_blocks(ptr %p, ptr %q, float %x, i1 %c) {
 ; CHECK-LABEL: define void @two_blocks(
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    [[B1:%.*]] = bitcast float %x to i32
+; CHECK-NEXT:    [[FRZB1:%.*]] = freeze float %x
+; CHECK-NEXT:    [[B1:%.*]] = bitcast float [[FRZB1]] to i32
 ; CHECK:         atomicrmw min ptr %p
 ; CHECK:       then:
-; CHECK-NEXT:    [[B2:%.*]] = bitcast float %x to i32
+; CHECK-NEXT:    [[B2:%.*]] = bitcast float [[FRZB1]] to i32
 ; CHECK:         atomicrmw min ptr %q
 ; CHECK:         ret void
 entry:
@@ -32,7 +34,8 @@ exit:
 define void @defined_in_block(ptr %p, ptr %q, float %y) {
 ; CHECK-LABEL: define void @defined_in_block(
 ; CHECK-NEXT:    %x = fadd float %y, 1.000000e+00
-; CHECK-NEXT:    [[B:%.*]] = bitcast float %x to i32
+; CHECK-NEXT:    [[FRZB:%.*]] = freeze float %x
+; CHECK-NEXT:    [[B:%.*]] = bitcast float [[FRZB]] to i32
 ; CHECK:         atomicrmw min ptr %p
 ; CHECK-NOT:     bitcast float
 ; CHECK:         atomicrmw max ptr %q

@@ -12,7 +12,8 @@
 
 define void @bbox(ptr %lo, ptr %hi, ptr %lo2, float %x) {
 ; CHECK-LABEL: define void @bbox(
-; CHECK-NEXT:    [[BITS:%.*]] = bitcast float %x to i32
+; CHECK-NEXT:    [[FRZBITS:%.*]] = freeze float %x
+; CHECK-NEXT: [[BITS:%.*]] = bitcast float [[FRZBITS]] to i32
 ; CHECK-NEXT:    [[MAG:%.*]] = and i32 [[BITS]], 2147483647
 ; CHECK-NEXT:    [[ISNAN:%.*]] = icmp ugt i32 [[MAG]], 2139095040
 ; The min's operand: a NaN becomes the signed maximum, which smin never stores.

@@ -11,7 +11,8 @@
 define float @fmax(ptr %p, float %v) {
 ; CHECK-LABEL: define float @fmax(
 ; CHECK-NOT:     atomicrmw
-; CHECK:         [[BITS:%.*]] = bitcast float %v to i32
+; CHECK:         [[FRZBITS:%.*]] = freeze float %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast float [[FRZBITS]] to i32
 ; CHECK:         [[INIT:%.*]] = load atomic i32, ptr %p acquire, align 4
 ; CHECK:         br label %[[LOOP:.*]]
 ; CHECK:       [[LOOP]]:

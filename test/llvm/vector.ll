@@ -10,7 +10,8 @@
 define <2 x half> @v2f16(ptr %p, <2 x half> %v) {
 ; CHECK-LABEL: define <2 x half> @v2f16(
 ; CHECK-NOT:     atomicrmw
-; CHECK:         [[BITS:%.*]] = bitcast <2 x half> %v to <2 x i16>
+; CHECK:         [[FRZBITS:%.*]] = freeze <2 x half> %v
+; CHECK-NEXT:    [[BITS:%.*]] = bitcast <2 x half> [[FRZBITS]] to <2 x i16>
 ; CHECK:         icmp ugt <2 x i16> {{%.*}}, splat (i16 31744)
 ; CHECK:         [[INIT:%.*]] = load atomic i32, ptr %p monotonic, align 4
 ; CHECK:       fatomic.cas.loop:

@@ -27,6 +27,7 @@ entry:
 
 ; CHECK-LABEL: define ptx_kernel void @unused(
 ; CHECK:       %t = call token @llvm.experimental.convergence.entry()
+; CHECK-NEXT:  freeze float %v
 ; CHECK-NEXT:  [[A:%[0-9]+]] = call token @llvm.experimental.convergence.anchor()
 ; CHECK-NEXT:  [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask() [ "convergencectrl"(token [[A]]) ]
 ; CHECK:       call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 [[MASK]], i64 {{%[0-9]+}}) [ "convergencectrl"(token [[A]]) ]

@@ -37,7 +37,7 @@ exit:
 ; CHECK:       fatomic.warp.join:
 ; CHECK-NEXT:  br label %fatomic.warp.done, !dbg [[LOC]]
 ; CHECK:       fatomic.warp.single:
-; CHECK-NEXT:  %old = call float @fatomic.fmax.f32.monotonic.scope.device.p1(ptr addrspace(1) %p, float %v), !dbg [[LOC]]
+; CHECK-NEXT:  %old = call float @fatomic.fmax.f32.monotonic.scope.device.p1(ptr addrspace(1) %p, float {{%[0-9]+}}), !dbg [[LOC]]
 ; CHECK:       [[LOC]] = !DILocation(line: 2, column: 3,
 
 ; PTX-LABEL: .func loop(

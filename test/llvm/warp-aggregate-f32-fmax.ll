@@ -23,6 +23,7 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 }
 
 ; CHECK-LABEL: define void @unused(
+; CHECK:      [[V:%[0-9]+]] = freeze float %v
 ; CHECK:      [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT: [[ADDR:%[0-9]+]] = ptrtoint ptr addrspace(1) %p to i64
 ; CHECK-NEXT: [[MATCH:%[0-9]+]] = call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 [[MASK]], i64 [[ADDR]])
@@ -30,7 +31,7 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK-NEXT: br i1 [[SAME]], label %fatomic.warp.reduce, label %fatomic.warp.single
 
 ; CHECK:      fatomic.warp.reduce:
-; CHECK-NEXT: [[BITS:%[0-9]+]] = bitcast float %v to i32
+; CHECK-NEXT: [[BITS:%[0-9]+]] = bitcast float [[V]] to i32
 ; CHECK-NEXT: [[MAG:%[0-9]+]] = and i32 [[BITS]], 2147483647
 ; CHECK-NEXT: [[NAN:%[0-9]+]] = icmp ugt i32 [[MAG]], 2139095040
 ; CHECK-NEXT: [[OP:%[0-9]+]] = select i1 [[NAN]], i32 -1, i32 [[BITS]]
@@ -60,7 +61,7 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 
 ; The original atomic, lowered per lane.
 ; CHECK:      fatomic.warp.single:
-; CHECK-NEXT: bitcast float %v to i32
+; CHECK-NEXT: bitcast float [[V]] to i32
 ; CHECK:      load atomic i32, ptr addrspace(1) %p syncscope("device") monotonic, align 4
 ; CHECK:      atomicrmw max ptr addrspace(1) %p
 ; CHECK:      atomicrmw umin ptr addrspace(1) %p

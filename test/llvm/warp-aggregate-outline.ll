@@ -18,9 +18,9 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK:       fatomic.warp.elected:
 ; CHECK:       call float @[[HELPER:fatomic.fmax.f32.monotonic.scope.device.p1]](ptr addrspace(1) %p, float {{%[0-9]+}})
 ; CHECK:       fatomic.warp.single:
-; CHECK-NEXT:  %old = call float @[[HELPER]](ptr addrspace(1) %p, float %v)
+; CHECK-NEXT:  %old = call float @[[HELPER]](ptr addrspace(1) %p, float {{%[0-9]+}})
 ; CHECK-NOT:   define
-; CHECK:       define internal float @[[HELPER]](ptr addrspace(1) %p, float %v)
+; CHECK:       define internal float @[[HELPER]](ptr addrspace(1) %p, float noundef %v)
 ; CHECK-NOT:   nvvm
 ; CHECK:       atomicrmw max ptr addrspace(1) %p
 ; CHECK-NOT:   nvvm

@@ -13,8 +13,9 @@ define void @ieee(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 }
 
 ; CHECK-LABEL: define void @ieee(
+; CHECK:      [[V:%[0-9]+]] = freeze float %v
 ; CHECK:      fatomic.warp.reduce:
-; CHECK-NEXT: [[BITS:%[0-9]+]] = bitcast float %v to i32
+; CHECK-NEXT: [[BITS:%[0-9]+]] = bitcast float [[V]] to i32
 ; CHECK-NEXT: [[MAG:%[0-9]+]] = and i32 [[BITS]], 2147483647
 ; CHECK-NEXT: [[NAN:%[0-9]+]] = icmp ugt i32 [[MAG]], 2139095040
 ; CHECK-NEXT: select i1 [[NAN]], i32 2147483647, i32 [[BITS]]

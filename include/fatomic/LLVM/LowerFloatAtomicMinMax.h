@@ -40,7 +40,9 @@
 // minimum/maximum, the stored NaN is the sticky pattern) for
 // fminimum/fmaximum; `nan=` overrides both.  Signed zero is ordered -0 < +0;
 // subnormals are preserved.  The result of every lowered atomic is the memory
-// value its first atomic access saw.
+// value its first atomic access saw.  An operand that may be undef or poison
+// is frozen once, after its definition, so that every test of it and the
+// integer atomic read one value; helpers take it frozen (noundef).
 //
 // Concurrency (docs/semantics.md, "The LLVM pass"): every lowered atomic is
 // linearizable against every other write to its memory (stores, exchanges,
