@@ -205,13 +205,13 @@ std::optional<FloatAtomic> classifyAtomicRMW(AtomicRMWInst &RMW) {
   return FloatAtomic{&RMW, Op, Policy};
 }
 
-/// The dx.op.atomicBinOp declaration that \p CB calls when it is a float
-/// overload (the call's or the declaration's result is FP, scalar or
-/// vector), whatever the call's own type; otherwise null.
+/// The dx.op.atomicBinOp function that \p CB calls when it is a float
+/// overload (the call's or the function's result is FP, scalar or vector),
+/// whatever the call's own type; otherwise null.  A definition counts too:
+/// classifyDxilCall reports it.
 Function *dxilFloatAtomicBinOpCallee(const CallBase &CB) {
   auto *Callee = dyn_cast<Function>(CB.getCalledOperand());
-  if (!Callee || !Callee->isDeclaration() ||
-      !Callee->getName().starts_with("dx.op.atomicBinOp."))
+  if (!Callee || !Callee->getName().starts_with("dx.op.atomicBinOp."))
     return nullptr;
   if (CB.getType()->isFPOrFPVectorTy() ||
       Callee->getReturnType()->isFPOrFPVectorTy())
@@ -299,15 +299,8 @@ private:
                 std::string &Error) {
     FunctionType *&Want = Planned[Name];
     if (!Want) {
-      GlobalValue *Existing = M.getNamedValue(Name);
-      auto *F = dyn_cast_or_null<Function>(Existing);
-      if (Existing && (!F || F->getFunctionType() != Ty)) {
-        const std::string Kind = F ? "function" : "global";
-        Error = "the module already has a " + Kind + " named " + Name +
-                " that is not a declaration of the type the lowering calls (" +
-                typeString(Ty) + ")";
+      if (!checkExisting(Name, Ty, Error))
         return false;
-      }
       Want = Ty;
     }
     if (Want != Ty) {
@@ -315,6 +308,30 @@ private:
       return false;
     }
     return true;
+  }
+  /// What the module already has under \p Name must be a declaration of
+  /// type \p Ty (the lowering's own, made for an earlier function's calls,
+  /// included).
+  bool checkExisting(const std::string &Name, FunctionType *Ty,
+                     std::string &Error) const {
+    GlobalValue *Existing = M.getNamedValue(Name);
+    if (!Existing)
+      return true;
+    auto *F = dyn_cast<Function>(Existing);
+    if (!F)
+      Error = "the module already has a global named " + Name +
+              ", not a declaration of the type the lowering calls (" +
+              typeString(Ty) + ")";
+    else if (F->getFunctionType() != Ty)
+      Error = "the module already has a function named " + Name +
+              " of type " + typeString(F->getFunctionType()) +
+              ", not the type the lowering calls (" + typeString(Ty) + ")";
+    else if (!F->isDeclaration())
+      Error = "the module defines " + Name +
+              ", and DXIL has no calls to functions it defines";
+    else
+      return true;
+    return false;
   }
   static std::string typeString(Type *Ty) {
     std::string S;
@@ -336,6 +353,11 @@ std::optional<FloatAtomic> classifyDxilCall(CallBase &CB, Function &Callee,
   std::optional<FloatOp> Op = checkDxilCallShape(CB, Callee, Error);
   if (!Op)
     return std::nullopt;
+  if (!Callee.isDeclaration()) {
+    Error = "the module defines it, and DXIL has no calls to functions it "
+            "defines";
+    return std::nullopt;
+  }
   Type *Ty = CB.getType();
   if (!Ty->isFloatTy() && !Ty->isDoubleTy()) {
     Error = "DXIL has integer atomics of 32 and 64 bits only; a float "
@@ -1328,6 +1350,24 @@ private:
 // Pass
 //===----------------------------------------------------------------------===//
 
+/// DXIL has integer atomics of 32 and 64 bits only: in a DXIL module a
+/// 16-bit atomicrmw (half, bfloat) is reported, not lowered.
+bool fitsDxilAtomics(AtomicRMWInst &RMW) {
+  Function &F = *RMW.getFunction();
+  if (!F.getParent()->getTargetTriple().isDXIL() ||
+      RMW.getType()->getPrimitiveSizeInBits() != 16)
+    return true;
+  std::string Type;
+  raw_string_ostream OS(Type);
+  RMW.getType()->print(OS);
+  F.getContext().diagnose(DiagnosticInfoUnsupported(
+      F, "lower-float-atomic-minmax: cannot lower atomicrmw " +
+             AtomicRMWInst::getOperationName(RMW.getOperation()) + " " +
+             Type + ": DXIL has integer atomics of 32 and 64 bits only",
+      RMW.getDebugLoc()));
+  return false;
+}
+
 /// The float min/max atomics of \p F: those that go to a helper
 /// (\p ToOutline, where \p Outline is given) and those written out in place
 /// (\p Atomics; also one in a block that several EH funclets share).
@@ -1345,6 +1385,8 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
       if (!A)
+        continue;
+      if (!fitsDxilAtomics(*RMW))
         continue;
       // Only propagate has a form that needs the proof; the others are
       // linearizable against any writer in every form.

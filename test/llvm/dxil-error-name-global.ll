@@ -3,7 +3,7 @@
 ; the float call is reported and opt fails.
 ; REQUIRES: llvm-plugin
 ; RUN: not %opt -load-pass-plugin=%fatomic_plugin -passes='lower-float-atomic-minmax' -disable-output %s 2>&1 | FileCheck %s
-; CHECK: error: {{.*}}lower-float-atomic-minmax: cannot lower dx.op.atomicBinOp.f32: the module already has a global named dx.op.atomicBinOp.i32 that is not a declaration of the type the lowering calls (i32 (i32, %dx.types.Handle, i32, i32, i32, i32, i32))
+; CHECK: error: {{.*}}lower-float-atomic-minmax: cannot lower dx.op.atomicBinOp.f32: the module already has a global named dx.op.atomicBinOp.i32, not a declaration of the type the lowering calls (i32 (i32, %dx.types.Handle, i32, i32, i32, i32, i32))
 
 %dx.types.Handle = type { ptr }
 @dx.op.atomicBinOp.i32 = global i32 0

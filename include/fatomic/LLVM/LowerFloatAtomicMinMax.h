@@ -105,11 +105,13 @@
 // atomicBinOp that cannot be lowered is reported as an error, never left in
 // the output: an overload other than f32/f64 (f16, <2 x half>), an invoke, a
 // call whose type is not its declaration's, a malformed call, an opcode or op
-// code that is not an i32 constant, or a module that already has something
-// else under the name of an integer overload the lowering calls (a global
-// variable, or a function of another type).  A declaration of exactly the
-// type called is used as it is, attributes untouched; the pass declares the
-// others itself, nounwind.
+// code that is not an i32 constant, a float overload the module defines, or
+// a module that already has something else under the name of an integer
+// overload the lowering calls (a global variable, a function of another
+// type, a definition).  A declaration of exactly the type called is used as
+// it is, attributes untouched; the pass declares the others itself,
+// nounwind.  In a module whose triple is dxil a 16-bit atomicrmw (half,
+// bfloat) is reported too: DXIL has integer atomics of 32 and 64 bits only.
 //
 // Usage (plugin):
 //   opt-22 -load-pass-plugin=libFatomicLLVMPlugin.so -S in.ll
