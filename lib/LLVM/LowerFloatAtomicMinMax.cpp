@@ -265,6 +265,129 @@ std::optional<FloatOp> checkDxilCallShape(const CallBase &CB,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// DXIL resources (DXC include/dxc/DXIL/DxilConstants.h, DxilResourceProperties.h)
+//===----------------------------------------------------------------------===//
+
+constexpr unsigned DxilOpCreateHandle = 57, DxilOpAnnotateHandle = 216;
+constexpr unsigned DxilClassUAV = 1;
+/// DXIL::ResourceKind 1 to 10: the textures and TypedBuffer, whose elements
+/// have a format; RawBuffer (11) and StructuredBuffer (12) have none.
+constexpr unsigned DxilKindFirstTyped = 1, DxilKindLastTyped = 10;
+/// DXIL::ComponentType, by value.
+constexpr const char *DxilComponentNames[] = {
+    "Invalid",  "I1",        "I16",       "U16",       "I32",
+    "U32",      "I64",       "U64",       "F16",       "F32",
+    "F64",      "SNormF16",  "UNormF16",  "SNormF32",  "UNormF32",
+    "SNormF64", "UNormF64",  "PackedS8x32", "PackedU8x32"};
+constexpr unsigned DxilCompI32 = 4, DxilCompU32 = 5, DxilCompI64 = 6,
+                   DxilCompU64 = 7;
+/// The tag of the element type in a UAV record's extended properties.
+constexpr unsigned DxilElementTypeTag = 0;
+
+/// What a handle's origin says of its resource: the kind, and the component
+/// type of a typed one (0 where not given).
+struct DxilResourceType {
+  unsigned Kind = 0;
+  unsigned Component = 0;
+  const char *Source = "";
+};
+
+/// The kind and element type of UAV record \p RangeId in !dx.resources.
+std::optional<DxilResourceType> dxilUAVRecord(const Module &M,
+                                              uint64_t RangeId) {
+  const NamedMDNode *Resources = M.getNamedMetadata("dx.resources");
+  if (!Resources || Resources->getNumOperands() != 1 ||
+      Resources->getOperand(0)->getNumOperands() < 2)
+    return std::nullopt;
+  auto *UAVs = dyn_cast_or_null<MDNode>(Resources->getOperand(0)->getOperand(1));
+  if (!UAVs)
+    return std::nullopt;
+  for (const MDOperand &Op : UAVs->operands()) {
+    auto *Record = dyn_cast_or_null<MDNode>(Op.get());
+    if (!Record || Record->getNumOperands() < 7)
+      continue;
+    auto *Id = mdconst::dyn_extract_or_null<ConstantInt>(Record->getOperand(0));
+    auto *Kind = mdconst::dyn_extract_or_null<ConstantInt>(Record->getOperand(6));
+    if (!Id || !Kind || Id->getZExtValue() != RangeId)
+      continue;
+    DxilResourceType T{unsigned(Kind->getZExtValue()), 0, "!dx.resources"};
+    auto *Extra = Record->getNumOperands() > 10
+                      ? dyn_cast_or_null<MDNode>(Record->getOperand(10))
+                      : nullptr;
+    for (unsigned I = 0; Extra && I + 1 < Extra->getNumOperands(); I += 2) {
+      auto *Tag = mdconst::dyn_extract_or_null<ConstantInt>(Extra->getOperand(I));
+      auto *Value =
+          mdconst::dyn_extract_or_null<ConstantInt>(Extra->getOperand(I + 1));
+      if (Tag && Value && Tag->getZExtValue() == DxilElementTypeTag)
+        T.Component = unsigned(Value->getZExtValue());
+    }
+    return T;
+  }
+  return std::nullopt;
+}
+
+/// The resource of \p Handle where its origin shows it: the properties of a
+/// dx.op.annotateHandle (shader model 6.6: kind in the first word's low
+/// byte, component type in the second's), or the !dx.resources record of a
+/// UAV that dx.op.createHandle names by constant range id.  Nothing for any
+/// other origin (a phi, an argument, a heap handle not annotated).
+std::optional<DxilResourceType> dxilResourceOf(const Value *Handle) {
+  auto *CI = dyn_cast<CallInst>(Handle);
+  const Function *F = CI ? CI->getCalledFunction() : nullptr;
+  if (!F || CI->arg_size() < 3)
+    return std::nullopt;
+  if (F->getName().starts_with("dx.op.annotateHandle") &&
+      isI32Constant(CI->getArgOperand(0), DxilOpAnnotateHandle)) {
+    auto *Properties = dyn_cast<Constant>(CI->getArgOperand(2));
+    auto *Word0 = Properties ? dyn_cast_or_null<ConstantInt>(
+                                   Properties->getAggregateElement(0u))
+                             : nullptr;
+    auto *Word1 = Properties ? dyn_cast_or_null<ConstantInt>(
+                                   Properties->getAggregateElement(1u))
+                             : nullptr;
+    if (!Word0 || !Word1)
+      return std::nullopt;
+    return DxilResourceType{unsigned(Word0->getZExtValue() & 0xFF),
+                            unsigned(Word1->getZExtValue() & 0xFF),
+                            "dx.op.annotateHandle"};
+  }
+  if (F->getName() == "dx.op.createHandle" && CI->arg_size() == 5 &&
+      isI32Constant(CI->getArgOperand(0), DxilOpCreateHandle)) {
+    auto *Class = dyn_cast<ConstantInt>(CI->getArgOperand(1));
+    auto *Range = dyn_cast<ConstantInt>(CI->getArgOperand(2));
+    if (Class && Range && Class->getZExtValue() == DxilClassUAV)
+      return dxilUAVRecord(*CI->getModule(), Range->getZExtValue());
+  }
+  return std::nullopt;
+}
+
+/// DXIL's integer atomics on a typed resource need integer components of
+/// the word's width (D3D12: R32_UINT/R32_SINT, R64_UINT/R64_SINT); the
+/// lowering keeps the resource, so a float-typed one cannot take it.
+bool checkDxilResource(const CallInst &CI, unsigned WordBits,
+                       std::string &Error) {
+  std::optional<DxilResourceType> R =
+      dxilResourceOf(CI.getArgOperand(DxilArgHandle));
+  if (!R || R->Kind < DxilKindFirstTyped || R->Kind > DxilKindLastTyped ||
+      R->Component == 0)
+    return true;
+  const bool Wide = WordBits == 64;
+  if (R->Component == (Wide ? DxilCompI64 : DxilCompI32) ||
+      R->Component == (Wide ? DxilCompU64 : DxilCompU32))
+    return true;
+  const std::string Component =
+      R->Component < std::size(DxilComponentNames)
+          ? DxilComponentNames[R->Component]
+          : "component type " + std::to_string(R->Component);
+  const std::string Needed = Wide ? "I64 or U64" : "I32 or U32";
+  Error = "the handle is a typed resource with " + Component +
+          " components (" + R->Source +
+          "), and DXIL's integer atomics on a typed resource need " + Needed +
+          " components: declare it with an integer format, or use a raw or structured buffer";
+  return false;
+}
+
 /// The integer overloads that the lowering of one float atomicBinOp call
 /// declares or reuses: a declaration of that name must have exactly the
 /// type the lowering calls it with.  \p Planned holds the types that the
@@ -378,6 +501,8 @@ std::optional<FloatAtomic> classifyDxilCall(CallBase &CB, Function &Callee,
   const bool CasOnly = usesCasLoop(Options.Strat, Policy, /*EarlyOut=*/false);
   const bool NoCmpXchg = !CasOnly && Policy == NanPolicy::Fast;
   auto &CI = cast<CallInst>(CB);
+  if (!checkDxilResource(CI, Ty->getPrimitiveSizeInBits(), Error))
+    return std::nullopt;
   if (!Overloads.check(CI, IntegerType::get(CB.getContext(),
                                             Ty->getPrimitiveSizeInBits()),
                        CasOnly, NoCmpXchg, Error))

@@ -105,7 +105,11 @@
 // atomicBinOp that cannot be lowered is reported as an error, never left in
 // the output: an overload other than f32/f64 (f16, <2 x half>), an invoke, a
 // call whose type is not its declaration's, a malformed call, an opcode or op
-// code that is not an i32 constant, a float overload the module defines, or
+// code that is not an i32 constant, a handle whose origin shows a typed
+// resource of a non-integer format (dx.op.annotateHandle's properties, or the
+// !dx.resources record of dx.op.createHandle's UAV; the resource is kept, and
+// DXIL runs integer atomics on typed resources of integer formats only), a
+// float overload the module defines, or
 // a module that already has something else under the name of an integer
 // overload the lowering calls (a global variable, a function of another
 // type, a definition).  A declaration of exactly the type called is used as
