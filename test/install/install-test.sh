@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs fatomic into a temporary prefix and uses it the way other projects
-# do: find_package(fatomic) from CMake, pkg-config, the add_custom_command
-# recipe, the LLVM plugin from opt-22, and tools/fatomic-engine-example built
-# on its own.
+# do: find_package(fatomic) from CMake (also from a project in C alone),
+# pkg-config, the add_custom_command recipe, the LLVM plugin from opt-22, and
+# tools/fatomic-engine-example built on its own.
 #
 # usage: install-test.sh package <source-dir> <build-dir> <work-dir>
 #            installs <build-dir> (the static libraries, the tools, the plugin)
@@ -77,6 +77,20 @@ cmake -S "$src/test/install/consumer" -B "$work/consumer" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" | grep 'fatomic '
 cmake --build "$work/consumer" >/dev/null
 consumer=$work/consumer
+
+# project(... C): the program links with the C compiler, so the static
+# targets must bring the C++ runtime themselves (libstdc++, libm).
+step "find_package(fatomic) in a C-only project (test/install/consumer-c-only)"
+cmake -S "$src/test/install/consumer-c-only" -B "$work/consumer-c-only" \
+  "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  >/dev/null
+cmake --build "$work/consumer-c-only" >"$work/consumer-c-only.log" 2>&1 ||
+  { cat "$work/consumer-c-only.log"; exit 1; }
+"$work/consumer-c-only/consumer-c-only" "$work/bounds.spv" "$work/c-only.spv" |
+  tee "$work/c-only.log"
+grep -q 'lowered 2 float atomic min/max' "$work/c-only.log"
+validate "$work/c-only.spv"
+[ "$(count 'OpAtomicF(Min|Max)EXT' "$work/c-only.spv")" = 0 ]
 
 if [ "$mode" = package ]; then
   step "run the C++ consumer (fatomic::spirv)"
