@@ -37,8 +37,14 @@
  *   if (r == FATOMIC_SUCCESS) { ...use out...; fatomic_free(out); }
  *   fatomic_target_destroy(target);
  *
- * Every function is thread-safe as long as each fatomic_target is modified
- * by one thread at a time; fatomic_lower only reads the target.
+ * Threads: any number of calls may run at once and may share a
+ * fatomic_target as long as none of them modifies it; fatomic_lower and
+ * fatomic_target_has_feature only read the target.  A target must not be
+ * modified (fatomic_target_set_feature, fatomic_target_destroy) while any
+ * other call uses it.
+ *
+ * No C++ exception crosses this interface, and every out-parameter that is
+ * not NULL is set on every return, errors included.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef FATOMIC_FATOMIC_H
@@ -60,8 +66,9 @@ extern "C" {
 /* Outcome of a call.  Every value but FATOMIC_SUCCESS means no output. */
 typedef enum fatomic_result {
   FATOMIC_SUCCESS = 0,
-  /* A null pointer where one is required, an unknown feature name, or an
-   * option string that does not parse (the message names the item). */
+  /* A null pointer where one is required, an unknown feature name, an
+   * option string that does not parse (the message names the item), or a
+   * word_count whose byte size does not fit in the address space. */
   FATOMIC_ERROR_INVALID_ARGUMENT = 1,
   /* Not SPIR-V, or words the reader cannot take apart: a bad header, an
    * instruction that runs past the end, a function without
@@ -81,7 +88,11 @@ typedef enum fatomic_result {
   FATOMIC_ERROR_TARGET_LACKS_FEATURE = 5,
   /* fatomic_target_load_profile: not a Vulkan profile. */
   FATOMIC_ERROR_INVALID_PROFILE = 6,
-  FATOMIC_ERROR_OUT_OF_MEMORY = 7
+  FATOMIC_ERROR_OUT_OF_MEMORY = 7,
+  /* An unexpected failure inside the library (a C++ exception it did not
+   * expect, stopped at this interface; the message says what it was).  A
+   * bug: report it with the module. */
+  FATOMIC_ERROR_INTERNAL = 8
 } fatomic_result;
 
 typedef enum fatomic_message_level {
@@ -107,8 +118,8 @@ FATOMIC_API fatomic_target *fatomic_target_create(void);
 
 /* Reads the target from a Vulkan profile (the JSON `vulkaninfo --json`
  * writes; a feature the profile does not list is missing).  On success
- * *out_target owns a new target; on error it is set to NULL and the message
- * says what is wrong. */
+ * *out_target owns a new target; on error it is set to NULL (where
+ * out_target itself is not NULL) and the message says what is wrong. */
 FATOMIC_API fatomic_result fatomic_target_load_profile(
     const char *json, size_t json_size, fatomic_target **out_target,
     fatomic_message_fn message_fn, void *user_data);
@@ -147,8 +158,12 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * On FATOMIC_SUCCESS, *out_words holds the resulting module (always a new
  * buffer, also when nothing changed; release it with fatomic_free),
  * *out_word_count its length, and *lowered_count (when not NULL) how many
- * atomics were rewritten.  On an error *out_words is NULL and
- * *out_word_count 0. */
+ * atomics were rewritten.  On an error, each of them that is not NULL is
+ * cleared: *out_words NULL, *out_word_count 0, *lowered_count 0 (a NULL
+ * out_words or out_word_count is itself an error, the other one is still
+ * cleared).  A word_count too large for the address space (a byte count
+ * passed as a word count, or a failed ftell) is
+ * FATOMIC_ERROR_INVALID_ARGUMENT. */
 FATOMIC_API fatomic_result fatomic_lower(const fatomic_target *target,
                                          const char *options,
                                          const uint32_t *words,

@@ -11,8 +11,10 @@
 #include "fatomic/Options.h"
 #include "fatomic/Target.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <optional>
 #include <string>
@@ -29,9 +31,14 @@ struct fatomic_target {
 namespace {
 
 void report(fatomic_message_fn Fn, void *UserData, fatomic_message_level Level,
-            const std::string &Text) {
+            const char *Text) {
   if (Fn)
-    Fn(UserData, Level, Text.c_str());
+    Fn(UserData, Level, Text);
+}
+
+void report(fatomic_message_fn Fn, void *UserData, fatomic_message_level Level,
+            const std::string &Text) {
+  report(Fn, UserData, Level, Text.c_str());
 }
 
 fatomic_message_level levelOf(spv_message_level_t Level) {
@@ -64,6 +71,31 @@ fatomic_result resultOf(fatomic::FailureKind Kind) {
   return FATOMIC_ERROR_INVALID_MODULE;
 }
 
+/// Whether \p WordCount words from \p Words fit in the address space: their
+/// byte size neither overflows size_t nor exceeds what one object may span
+/// (PTRDIFF_MAX, which also bounds std::vector), and Words + WordCount does
+/// not wrap around.  A larger count is a caller's bug (a byte count not
+/// divided by 4, a failed ftell), not a module.
+bool addressable(const uint32_t *Words, size_t WordCount) {
+  if (WordCount > static_cast<size_t>(PTRDIFF_MAX) / sizeof(uint32_t))
+    return false;
+  const size_t Bytes = WordCount * sizeof(uint32_t);
+  return reinterpret_cast<uintptr_t>(Words) <= UINTPTR_MAX - Bytes;
+}
+
+/// The result and message for an exception that reached the C boundary.
+/// Called in a catch block, so it throws nothing itself.
+fatomic_result caught(fatomic_message_fn Fn, void *UserData,
+                      const char *What) noexcept {
+  try {
+    report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
+           std::string("internal error: ") + What);
+  } catch (...) {
+    report(Fn, UserData, FATOMIC_MESSAGE_ERROR, "internal error");
+  }
+  return FATOMIC_ERROR_INTERNAL;
+}
+
 fatomic_result lower(const fatomic_target *Target, const char *OptionText,
                      const uint32_t *Words, size_t WordCount,
                      uint32_t **OutWords, size_t *OutWordCount,
@@ -72,6 +104,13 @@ fatomic_result lower(const fatomic_target *Target, const char *OptionText,
   if (!Words && WordCount != 0) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
            "fatomic_lower: words is NULL but word_count is not 0");
+    return FATOMIC_ERROR_INVALID_ARGUMENT;
+  }
+  if (!addressable(Words, WordCount)) {
+    report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
+           "fatomic_lower: word_count " + std::to_string(WordCount) +
+               " is too large: that many words do not fit in the address "
+               "space (word_count counts 32-bit words, not bytes)");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
   std::string Error;
@@ -124,12 +163,15 @@ fatomic_result fatomic_target_load_profile(const char *Json, size_t JsonSize,
                                            fatomic_target **OutTarget,
                                            fatomic_message_fn Fn,
                                            void *UserData) {
+  // The out-parameter first: it is NULL after every error.
+  if (OutTarget)
+    *OutTarget = nullptr;
   if (!OutTarget || (!Json && JsonSize != 0)) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
            "fatomic_target_load_profile: a required pointer is NULL");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
-  *OutTarget = nullptr;
+  fatomic_target *Target = nullptr;
   try {
     std::string Error;
     std::optional<fatomic::TargetModel> Model = fatomic::loadProfile(
@@ -138,12 +180,20 @@ fatomic_result fatomic_target_load_profile(const char *Json, size_t JsonSize,
       report(Fn, UserData, FATOMIC_MESSAGE_ERROR, "target profile: " + Error);
       return FATOMIC_ERROR_INVALID_PROFILE;
     }
-    *OutTarget = new fatomic_target{std::move(*Model)};
-    (*OutTarget)->Model.Source = "profile";
+    Target = new fatomic_target{std::move(*Model)};
+    Target->Model.Source = "profile";
   } catch (const std::bad_alloc &) {
+    delete Target;
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR, "out of memory");
     return FATOMIC_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception &E) {
+    delete Target;
+    return caught(Fn, UserData, E.what());
+  } catch (...) {
+    delete Target;
+    return caught(Fn, UserData, "an unknown exception");
   }
+  *OutTarget = Target;
   return FATOMIC_SUCCESS;
 }
 
@@ -175,21 +225,30 @@ fatomic_result fatomic_lower(const fatomic_target *Target, const char *Options,
                              uint32_t **OutWords, size_t *OutWordCount,
                              unsigned *LoweredCount, fatomic_message_fn Fn,
                              void *UserData) {
+  // Every out-parameter given is cleared first, so that each error, the
+  // NULL-pointer one included, leaves NULL and 0 there.
+  if (OutWords)
+    *OutWords = nullptr;
+  if (OutWordCount)
+    *OutWordCount = 0;
+  if (LoweredCount)
+    *LoweredCount = 0;
   if (!OutWords || !OutWordCount) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
            "fatomic_lower: out_words and out_word_count must not be NULL");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
-  *OutWords = nullptr;
-  *OutWordCount = 0;
-  if (LoweredCount)
-    *LoweredCount = 0;
+  // lower() writes the outputs only once nothing can throw any more.
   try {
     return lower(Target, Options, Words, WordCount, OutWords, OutWordCount,
                  LoweredCount, Fn, UserData);
   } catch (const std::bad_alloc &) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR, "out of memory");
     return FATOMIC_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception &E) {
+    return caught(Fn, UserData, E.what());
+  } catch (...) {
+    return caught(Fn, UserData, "an unknown exception");
   }
 }
 
@@ -213,6 +272,8 @@ const char *fatomic_result_string(fatomic_result Result) {
     return "invalid profile";
   case FATOMIC_ERROR_OUT_OF_MEMORY:
     return "out of memory";
+  case FATOMIC_ERROR_INTERNAL:
+    return "internal error";
   }
   return "unknown result";
 }

@@ -10,9 +10,15 @@
  * fatomic.h, prints one line per check, and writes the lowered modules to
  * <out-dir> for spirv-val.  Exit status 0 when every check passes.
  *
+ * Errors leave nothing behind: every out-parameter that is not NULL is
+ * cleared whichever argument is wrong, and a word_count too large for the
+ * address space is an invalid argument, not an abort (no C++ exception
+ * crosses the interface) nor a read of memory that is not there.
+ *
  *===----------------------------------------------------------------------===*/
 #include <fatomic/fatomic.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +218,18 @@ int main(int argc, char **argv) {
         "native= in the options: 2 lowered, 1 kept");
   fatomic_free(out);
 
+  /* A second native= replaces the first, as any key given twice does: only
+   * the f64 buffer atomic is native, the two f32 ones are lowered. */
+  r = fatomic_lower(NULL,
+                    "native=shaderBufferFloat32AtomicMinMax;"
+                    "native=shaderBufferFloat64AtomicMinMax",
+                    words, word_count, &out, &out_count, &lowered, on_message,
+                    &log);
+  CHECK(r == FATOMIC_SUCCESS && lowered == 2 &&
+            float_atomics(out, out_count) == 1,
+        "native= given twice: the last one counts, 2 lowered");
+  fatomic_free(out);
+
   /* A target known to lack 64-bit integer atomics cannot take the f64 one. */
   fatomic_target_set_feature(target, "shaderBufferInt64Atomics", 0);
   reset(&log);
@@ -260,6 +278,12 @@ int main(int argc, char **argv) {
   CHECK(r == FATOMIC_ERROR_INVALID_PROFILE && log.errors == 1 &&
             strstr(log.last, "not valid JSON") != NULL,
         "a truncated profile: invalid profile");
+  reset(&log);
+  profile = (fatomic_target *)&log;
+  r = fatomic_target_load_profile(NULL, 5, &profile, on_message, &log);
+  CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && profile == NULL &&
+            log.errors == 1,
+        "NULL json with a size: invalid argument, *out_target set to NULL");
 
   /* Bad option strings. */
   reset(&log);
@@ -293,9 +317,58 @@ int main(int argc, char **argv) {
   r = fatomic_lower(NULL, NULL, NULL, 5, &out, &out_count, NULL, NULL, NULL);
   CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT,
         "NULL words with a count: invalid argument (no callback is fine)");
-  r = fatomic_lower(NULL, NULL, words, word_count, NULL, &out_count, NULL,
+  out_count = 7;
+  lowered = 7;
+  r = fatomic_lower(NULL, NULL, words, word_count, NULL, &out_count, &lowered,
                     NULL, NULL);
   CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT, "NULL out_words: invalid argument");
+  CHECK(out_count == 0 && lowered == 0,
+        "NULL out_words: out_word_count and lowered_count cleared");
+  out = (uint32_t *)&log; /* must be reset to NULL */
+  lowered = 7;
+  r = fatomic_lower(NULL, NULL, words, word_count, &out, NULL, &lowered, NULL,
+                    NULL);
+  CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && out == NULL && lowered == 0,
+        "NULL out_word_count: invalid argument, out_words and lowered_count "
+        "cleared");
+
+  /* A word_count whose byte size overflows size_t, exceeds PTRDIFF_MAX or
+   * runs past the end of memory from words: an invalid argument with a
+   * message, and no output.  The words are a whole module (a header), so
+   * only the count is wrong. */
+  {
+    static const uint32_t header[5] = {0x07230203u, 0x00010000u, 0, 1, 0};
+    /* 4 words below the top of the address space. */
+    const uint32_t *top =
+        (const uint32_t *)(uintptr_t)(UINTPTR_MAX - 4 * sizeof(uint32_t) + 1);
+    const struct {
+      const uint32_t *from;
+      size_t count;
+    } huge[] = {
+        {header, (size_t)-1},                     /* bytes overflow */
+        {header, (size_t)-1 / 4},                 /* 2^64 - 4 bytes */
+        {header, (size_t)PTRDIFF_MAX / 4 + 1},    /* just past PTRDIFF_MAX */
+        {header, (size_t)-1 / 4 + 1},             /* bytes wrap to 0 */
+        {top, (size_t)PTRDIFF_MAX / 4},           /* words + count wraps */
+    };
+    size_t i;
+    for (i = 0; i < sizeof huge / sizeof huge[0]; ++i) {
+      char what[128];
+      reset(&log);
+      out = (uint32_t *)&log;
+      out_count = 7;
+      r = fatomic_lower(NULL, NULL, huge[i].from, huge[i].count, &out,
+                        &out_count, NULL, on_message, &log);
+      snprintf(what, sizeof what,
+               "word_count %#zx: invalid argument, one message, no output",
+               huge[i].count);
+      CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && log.errors == 1 &&
+                strstr(log.last, "word_count") != NULL &&
+                strstr(log.last, "too large") != NULL && out == NULL &&
+                out_count == 0,
+            what);
+    }
+  }
 
   /* A pointer through a function parameter: the caller inlines and retries. */
   reset(&log);
@@ -308,7 +381,9 @@ int main(int argc, char **argv) {
 
   CHECK(strcmp(fatomic_result_string(FATOMIC_SUCCESS), "success") == 0 &&
             strcmp(fatomic_result_string(FATOMIC_ERROR_UNSUPPORTED),
-                   "unsupported") == 0,
+                   "unsupported") == 0 &&
+            strcmp(fatomic_result_string(FATOMIC_ERROR_INTERNAL),
+                   "internal error") == 0,
         "fatomic_result_string");
 
   free(bytes);
