@@ -24,12 +24,15 @@
 // never under writers=any (docs/semantics.md, "Concurrency").  A Volatile
 // variable, access chain or member gets no early-out.
 //
-// Subgroup aggregation (aggregate=subgroup, off by default): in a compute
-// shader (SPIR-V 1.3+), a buffer or Workgroup atomic with Relaxed semantics
-// and a constant scope tests whether its address is the same across the
-// subgroup; where it is, the operands are reduced in the order map, the
-// elected invocation does the lowered atomic, and used results are rebuilt
-// from its result and an exclusive scan (lib/SPIRV/SubgroupAggregate.h).
+// Subgroup aggregation (aggregate=auto, the default: where the target is
+// known to have the subgroup operations it needs, Options.h;
+// aggregate=subgroup also where nothing is known of them; aggregate=off
+// never): in a compute shader (SPIR-V 1.3+), a buffer or Workgroup atomic
+// with Relaxed semantics and a constant scope tests whether its address is
+// the same across the subgroup; where it is, the operands are reduced in the
+// order map, the elected invocation does the lowered atomic, and used
+// results are rebuilt from its result and an exclusive scan
+// (lib/SPIRV/SubgroupAggregate.h).
 // Adds GroupNonUniform, GroupNonUniformArithmetic and
 // GroupNonUniformBallot (used results).
 //

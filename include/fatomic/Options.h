@@ -15,7 +15,10 @@
 //                                  value cannot change memory (default on;
 //                                  applied only where legal)
 //   native=<feature>[+<feature>]   features the target has natively
-//                                  (Target.h names); added to any profile
+//                                  (Target.h names); added to any profile.
+//                                  Like every key, a second native=
+//                                  replaces the first: name all features
+//                                  in one value, joined with '+'
 //   images=retype|off              opt in to retyping r32f storage images
 //                                  (default off)
 //   outline=on|off                 lower each kind of atomic once, in a
@@ -50,6 +53,16 @@
 //                                  subgroup: also where nothing is known of
 //                                  them (not where the target is known to
 //                                  lack them); off: never
+//   cache=on|off                   each invocation remembers a bound its
+//                                  memory is known to have reached and
+//                                  skips, without touching memory, an
+//                                  operation with an unused result that
+//                                  cannot pass it (default on; SPIR-V:
+//                                  Relaxed atomics on memory written only
+//                                  by lowered atomics of the same kind;
+//                                  LLVM: monotonic atomics in a kernel
+//                                  that synchronizes with nothing;
+//                                  docs/semantics.md, "The bound cache")
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.
@@ -118,7 +131,8 @@ struct LoweringOptions {
       return Allows;
     return Aggregate == Aggregation::Subgroup;
   }
-  /// Features named with native=...; merged into the target model.
+  /// Features named with native=... (the last native= item's); merged into
+  /// the target model.
   std::vector<Feature> Native;
 
   /// The policy for an operation whose own default is \p OpDefault.

@@ -147,6 +147,10 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
     return true;
   }
   if (Key == "native") {
+    // Like every other key, a later native= replaces an earlier one (a tool
+    // puts its defaults first and the user's string after them); the
+    // features of one value are joined with '+'.
+    std::vector<Feature> Features;
     std::string_view Rest = Value;
     if (Rest.empty())
       return badValue(Error, Key, Value, "a feature name such as "
@@ -162,13 +166,14 @@ bool parseItem(std::string_view Item, LoweringOptions &Opts,
                 "shaderBufferInt64Atomics or shaderSharedInt64Atomics)";
         return false;
       }
-      Opts.Native.push_back(*F);
+      Features.push_back(*F);
       if (Plus == std::string_view::npos)
         break;
       Rest.remove_prefix(Plus + 1);
       if (Rest.empty())
         return badValue(Error, Key, Value, "no trailing '+'");
     }
+    Opts.Native = std::move(Features);
     return true;
   }
   Error = "unknown option '" + shown(Key) +
@@ -200,6 +205,7 @@ std::string LoweringOptions::str() const {
     S += std::string("nan=") + toString(*Nan) + ",";
   S += std::string("strategy=") + toString(Strat);
   S += std::string(",early-out=") + (EarlyOut ? "on" : "off");
+  // One native= item with every feature: a second one would replace it.
   if (!Native.empty()) {
     S += ",native=";
     for (size_t I = 0; I < Native.size(); ++I)

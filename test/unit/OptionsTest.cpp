@@ -56,6 +56,24 @@ TEST(Options, AKeyGivenTwiceTakesItsLastValue) {
   EXPECT_EQ(O->Aggregate, Aggregation::Off);
 }
 
+TEST(Options, ASecondNativeReplacesTheFirst) {
+  // native= is no exception: the later item's features replace the earlier
+  // ones (a tool's native= can be overridden by the user's string after it).
+  std::string Err;
+  auto O = parseOptions("native=shaderBufferFloat32AtomicMinMax+shaderSharedInt64Atomics;"
+                        "native=shaderBufferFloat64AtomicMinMax",
+                        Err);
+  ASSERT_TRUE(O) << Err;
+  ASSERT_EQ(O->Native.size(), 1u);
+  EXPECT_EQ(O->Native[0], Feature::ShaderBufferFloat64AtomicMinMax);
+  // str() writes one native= item, which parses back to the same features.
+  EXPECT_EQ(O->str().find("native="), O->str().rfind("native=")) << O->str();
+  auto Again = parseOptions(O->str(), Err);
+  ASSERT_TRUE(Again) << Err;
+  EXPECT_EQ(Again->Native, O->Native);
+  EXPECT_EQ(Again->str(), O->str());
+}
+
 TEST(Options, ErrorsNameTheCulprit) {
   std::string Err;
   EXPECT_FALSE(parseOptions("nan=maybe", Err));
