@@ -52,7 +52,7 @@ const AtomicEmitter::LoopOrder &AtomicEmitter::loopOrdering() {
   O.Load = L.Load ? C.constantInt(U32, *L.Load) : SemId;
   O.Equal = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;
   O.Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
-  O.After = L.After ? C.constantInt(U32, *L.After) : 0;
+  O.After = L.After ? C.constantInt(U32, *L.After) : L.OwnAfter ? SemId : 0;
   Order = O;
   return *Order;
 }
@@ -391,7 +391,8 @@ void AtomicEmitter::emitAdd() {
   const uint32_t LoadSem = L.Load ? C.constantInt(U32, *L.Load) : SemId;
   const uint32_t EqualSem = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;
   const uint32_t Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
-  const uint32_t After = L.After ? C.constantInt(U32, *L.After) : 0;
+  const uint32_t After =
+      L.After ? C.constantInt(U32, *L.After) : L.OwnAfter ? SemId : 0;
   if (Before)
     stmt(Op::OpMemoryBarrier, {Scope, Before});
   const uint32_t First = op(Op::OpAtomicLoad, UT, {X.Ptr, Scope, LoadSem});

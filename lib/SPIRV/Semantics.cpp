@@ -68,7 +68,13 @@ LoopSemantics casLoopSemantics(std::optional<uint64_t> Known, StorageClass SC,
                                bool SeqCstStays) {
   LoopSemantics L;
   if (!Known) {
-    L.Load = 0; // unknown: Relaxed loads, the atomic's own Equal
+    // Unknown: Relaxed loads, the atomic's own Equal, and its own
+    // semantics in a barrier after the loop (an Acquire among them then
+    // orders what follows an exit through a load or a failed exchange; a
+    // Release part makes the barrier a release fence as well, which is
+    // stronger, never wrong).
+    L.Load = 0;
+    L.OwnAfter = true;
     return L;
   }
   const uint64_t Sem = *Known;

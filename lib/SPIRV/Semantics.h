@@ -36,11 +36,17 @@ bool earlyOutAllowed(uint64_t Sem);
 /// atomic's own semantics id, an empty Before or After is no barrier.
 struct LoopSemantics {
   std::optional<uint64_t> Load, Equal, Before, After;
+  /// Semantics that are not a constant: a barrier with the atomic's own
+  /// semantics follows the loop, so that an Acquire given at run time (or
+  /// by a spec constant) orders what follows a loop that left through its
+  /// Relaxed load or a failed exchange.
+  bool OwnAfter = false;
 };
 
 /// The loop of an atomic with semantics \p Sem (empty when not a constant:
-/// a spec constant or, in a Kernel module, a run-time value) on memory of
-/// class \p SC.  Ordered constant semantics move to a release barrier
+/// a spec constant or, in a Kernel module, a run-time value; then Relaxed
+/// loads, the atomic's own semantics on a successful exchange and in a
+/// barrier after the loop) on memory of class \p SC.  Ordered constant semantics move to a release barrier
 /// before a Relaxed loop and an acquire barrier after it, except
 /// SequentiallyConsistent when \p SeqCstStays (a Kernel module: its total
 /// order has no barrier form); then the loads and the Unequal case drop the
