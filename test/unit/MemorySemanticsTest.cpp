@@ -48,6 +48,7 @@ TEST(MemorySemantics, UnknownSemanticsLoadRelaxed) {
   EXPECT_FALSE(L.Equal); // the atomic's own
   EXPECT_FALSE(L.Before);
   EXPECT_FALSE(L.After);
+  EXPECT_TRUE(L.OwnAfter); // a barrier with the atomic's own semantics
 }
 
 TEST(MemorySemantics, RelaxedKeepsItsOwnEverywhere) {
