@@ -268,6 +268,13 @@ bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Mo
 
 std::optional<TargetModel> loadProfile(std::string_view JsonText,
                                        std::string &Error) {
+  // The parser takes a NUL for the end of its input: what follows one would
+  // be ignored, though the caller counted it in.
+  if (const size_t Nul = JsonText.find('\0'); Nul != std::string_view::npos) {
+    Error = "not valid JSON: a NUL byte at offset " + std::to_string(Nul) +
+            " of " + std::to_string(JsonText.size()) + " bytes";
+    return std::nullopt;
+  }
   json Doc;
   try {
     Doc = json::parse(JsonText.begin(), JsonText.end());

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 using namespace fatomic;
 
 TEST(Options, DefaultsFromEmptyString) {
@@ -194,6 +198,16 @@ TEST(Target, MalformedProfiles) {
       "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT": {
         "shaderBufferFloat32AtomicMinMax": "yes"}}}}})", Err));
   EXPECT_NE(Err.find("shaderBufferFloat32AtomicMinMax is not a boolean"), std::string::npos) << Err;
+  // A NUL within the size given is not the end of the text: what follows it
+  // is not JSON (the parser alone would stop at the NUL and succeed).
+  std::ifstream In(FATOMIC_TEST_DATA "/profiles/lavapipe.json", std::ios::binary);
+  const std::string Lavapipe{std::istreambuf_iterator<char>(In), {}};
+  ASSERT_TRUE(loadProfile(Lavapipe, Err)) << Err;
+  EXPECT_FALSE(loadProfile(Lavapipe + std::string("\0garbage", 8), Err));
+  EXPECT_NE(Err.find("not valid JSON: a NUL byte at offset " +
+                     std::to_string(Lavapipe.size())),
+            std::string::npos)
+      << Err;
   EXPECT_FALSE(loadProfileFile("/nonexistent/profile.json", Err));
   EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
 }
