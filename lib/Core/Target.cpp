@@ -268,12 +268,17 @@ bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Mo
 
 std::optional<TargetModel> loadProfile(std::string_view JsonText,
                                        std::string &Error) {
-  // The parser takes a NUL for the end of its input: what follows one would
-  // be ignored, though the caller counted it in.
+  // The parser takes a NUL for the end of its input: text after one would
+  // be ignored, though the caller counted it in.  NULs alone at the end (a
+  // C string's terminator counted into the size) end the text.
   if (const size_t Nul = JsonText.find('\0'); Nul != std::string_view::npos) {
-    Error = "not valid JSON: a NUL byte at offset " + std::to_string(Nul) +
-            " of " + std::to_string(JsonText.size()) + " bytes";
-    return std::nullopt;
+    if (JsonText.find_first_not_of('\0', Nul) != std::string_view::npos) {
+      Error = "not valid JSON: text after a NUL byte at offset " +
+              std::to_string(Nul) + " of " + std::to_string(JsonText.size()) +
+              " bytes";
+      return std::nullopt;
+    }
+    JsonText = JsonText.substr(0, Nul);
   }
   json Doc;
   try {
