@@ -198,16 +198,17 @@ TEST(Target, MalformedProfiles) {
       "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT": {
         "shaderBufferFloat32AtomicMinMax": "yes"}}}}})", Err));
   EXPECT_NE(Err.find("shaderBufferFloat32AtomicMinMax is not a boolean"), std::string::npos) << Err;
-  // A NUL within the size given is not the end of the text: what follows it
-  // is not JSON (the parser alone would stop at the NUL and succeed).
+  // Text after a NUL within the size given is not ignored (the parser alone
+  // would stop at the NUL and succeed); NULs alone at the end are.
   std::ifstream In(FATOMIC_TEST_DATA "/profiles/lavapipe.json", std::ios::binary);
   const std::string Lavapipe{std::istreambuf_iterator<char>(In), {}};
   ASSERT_TRUE(loadProfile(Lavapipe, Err)) << Err;
   EXPECT_FALSE(loadProfile(Lavapipe + std::string("\0garbage", 8), Err));
-  EXPECT_NE(Err.find("not valid JSON: a NUL byte at offset " +
+  EXPECT_NE(Err.find("not valid JSON: text after a NUL byte at offset " +
                      std::to_string(Lavapipe.size())),
             std::string::npos)
       << Err;
+  EXPECT_TRUE(loadProfile(Lavapipe + std::string(2, '\0'), Err)) << Err;
   EXPECT_FALSE(loadProfileFile("/nonexistent/profile.json", Err));
   EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
 }
