@@ -9,6 +9,7 @@
 
 #include "SitePlan.h"
 
+#include "BarrierOrder.h"
 #include "ResultUse.h"
 #include "Semantics.h"
 #include "WriterAnalysis.h"
@@ -458,6 +459,50 @@ struct RootWrites {
   }
 };
 
+/// Whether constant \p Id holds no NaN in any float it is made of (a
+/// scalar, OpConstantNull, or a composite of such); not a spec constant,
+/// which specialization may make a NaN.
+bool constantWithoutNaN(const Module &M, uint32_t Id, unsigned Depth = 0) {
+  const InstRef D = M.def(Id);
+  if (D == Module::NoInst || Depth > 64)
+    return false;
+  switch (M.inst(D).Opcode) {
+  case Op::OpConstantNull:
+  case Op::OpConstantTrue:
+  case Op::OpConstantFalse:
+    return true;
+  case Op::OpConstant: {
+    const uint32_t Type = M.inst(D).TypeId;
+    if (M.opOf(Type) != Op::OpTypeFloat)
+      return true;
+    const unsigned Width = M.scalarWidth(Type);
+    const uint64_t Bits =
+        Width == 64 ? M.operand(D, 0) | uint64_t(M.operand(D, 1)) << 32 : M.operand(D, 0);
+    return isSupportedWidth(Width) && !isNaN(Bits, Width);
+  }
+  case Op::OpConstantComposite:
+    for (uint32_t K = 0; K < M.inst(D).Count; ++K)
+      if (!constantWithoutNaN(M, M.operand(D, K), Depth + 1))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A write that is no lowered atomic but leaves site \p S its proof: a
+/// plain store of a constant without NaNs to Workgroup memory that happens
+/// before every execution of the site in every invocation (BarrierOrder.h:
+/// the initialisation before a barrier).  It is then not concurrent with the
+/// site (the load-decided fix-up), puts no NaN in memory (propagate's
+/// single atomic) and comes before all of the site's operations, after
+/// which memory only moves up the order (the bound cache).
+bool initialisesBefore(const Module &M, const BarrierOrder &Order, const Site &S,
+                       const Write &W) {
+  return S.Kind == MemKind::SharedRetype && M.inst(W.Inst).Opcode == Op::OpStore &&
+         constantWithoutNaN(M, M.operand(W.Inst, 1)) && Order.before(W.Inst, S.Atomic);
+}
+
 RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
   RootWrites R;
   for (size_t K = 0; K < W.Writes.size(); ++K) {
@@ -475,6 +520,7 @@ void SitePlanner::markExclusiveSites() {
   if (C.Opts.Writers != WriterScope::Module)
     return;
   WriterAnalysis Analysis(M); // the use lists built by collect() are current
+  const BarrierOrder Order(M);
   std::unordered_map<uint32_t, RootWrites> ByRoot;
   for (Site &S : Plan.Sites) {
     if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
@@ -485,11 +531,14 @@ void SitePlanner::markExclusiveSites() {
       It = ByRoot.emplace(S.Root, indexWrites(W, Plan)).first;
     RootWrites &R = It->second;
     // Every write that is not a lowered atomic of the same kind must be apart
-    // from the site's own (another member, another constant element).
+    // from the site's own (another member, another constant element), or
+    // initialise the memory before it.
     const auto Own = R.IndexOf.find(S.Atomic);
     const std::vector<size_t> &Foreign = R.foreign(S);
     S.Exclusive = W.Known && std::all_of(Foreign.begin(), Foreign.end(), [&](size_t K) {
-      return Own != R.IndexOf.end() && Analysis.disjoint(W.Writes[Own->second], W.Writes[K]);
+      return Own != R.IndexOf.end() &&
+             (Analysis.disjoint(W.Writes[Own->second], W.Writes[K]) ||
+              initialisesBefore(M, Order, S, W.Writes[K]));
     });
   }
 }
