@@ -56,13 +56,15 @@
 //   cache=on|off                   each invocation remembers a bound its
 //                                  memory is known to have reached and
 //                                  skips, without touching memory, an
-//                                  operation with an unused result that
-//                                  cannot pass it (default on; SPIR-V:
-//                                  Relaxed atomics on memory written only
-//                                  by lowered atomics of the same kind;
-//                                  LLVM: monotonic atomics in a kernel
-//                                  that synchronizes with nothing;
-//                                  docs/semantics.md, "The bound cache")
+//                                  operation that cannot pass it (default
+//                                  on; SPIR-V: unused results of Relaxed
+//                                  atomics on memory written only by
+//                                  lowered atomics of the same kind, not
+//                                  under strategy=cas or early-out=off;
+//                                  LLVM: monotonic atomics, results used
+//                                  or not, in a kernel that synchronizes
+//                                  with nothing; docs/semantics.md, "The
+//                                  bound cache")
 //
 // The empty string is valid and means all defaults.  An unknown key or value
 // is an error naming it.

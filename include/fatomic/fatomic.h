@@ -82,7 +82,9 @@ typedef enum fatomic_result {
    * (spirv-opt --inline-entry-points-exhaustive) and call again. */
   FATOMIC_ERROR_UNTRACEABLE_POINTER = 3,
   /* An f16 atomic the target lacks, an image atomic without images=retype,
-   * a Workgroup variable that cannot be retyped. */
+   * a Workgroup variable that cannot be retyped, a lowering that would need
+   * an id bound above SPIR-V's 4194303 or an instruction longer than 65535
+   * words. */
   FATOMIC_ERROR_UNSUPPORTED = 4,
   /* An f64 atomic on a target known to lack 64-bit integer atomics. */
   FATOMIC_ERROR_TARGET_LACKS_FEATURE = 5,

@@ -10,8 +10,8 @@
 // OptimizerLast extension point, which every -O level runs, -O0 included), so
 // that `clang -fpass-plugin=...` lowers without a pipeline string.  The
 // parameters of that pass come from the option -fatomic-options=OPTIONS;
-// clang passes it with -mllvm once the plugin is loaded early enough to know
-// it (-Xclang -load -Xclang <plugin>).  -fatomic-default-pipeline=false turns
+// clang passes it with -mllvm (clang-22 loads -fpass-plugin= plugins before
+// it reads -mllvm options).  -fatomic-default-pipeline=false turns
 // the extension point off.  The extension point comes after the pipeline's
 // inliner, so there the lowering is written out at each atomic (outline=off)
 // unless the options say outline=on.

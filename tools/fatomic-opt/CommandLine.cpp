@@ -484,8 +484,10 @@ fatomic options:
                               keeps the bound that memory is known to have
                               reached at the address it last used, and skips
                               an operand that cannot pass it without
-                              touching memory.  Costs two Private variables
-                              per address expression.
+                              touching memory.  Not under strategy=cas or
+                              early-out=off.  Costs, per address
+                              expression, one Private variable per
+                              non-constant index and one for the bound.
                    off        every operation reads memory.
 
                Scope and memory semantics of each atomic are kept.  A
