@@ -80,7 +80,9 @@
 // pointer that reaches an atomic through OpFunctionParameter, OpPhi or
 // OpSelect in a Logical module (message names the instruction; fatomic-opt
 // inlines entry points and retries); a Workgroup variable that cannot be
-// retyped; an image that images=retype cannot retype.
+// retyped; an image that images=retype cannot retype; a lowering whose id
+// bound would pass SetMaxIdBound's limit, or that would make an
+// instruction longer than 65535 words (FailureKind::Unsupported).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LOWERFLOATATOMICMINMAX_H
@@ -129,10 +131,9 @@ enum class FailureKind {
 ///   fatomic::LowerFloatAtomicMinMaxPass Pass(*Options, *Target);
 ///   Pass.SetMessageConsumer(Consumer);          // as for spvtools
 ///   if (Pass.Process(Words) == fatomic::PassStatus::Failure &&
-///       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
-///     // run spvtools::CreateInlineExhaustivePass() and
-///     // CreateEliminateDeadFunctionsPass(), then Process(Words) again
-///   }
+///       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer &&
+///       fatomic::inlineForRetry(Words, SPV_ENV_VULKAN_1_2, Consumer))
+///     Pass.Process(Words); // fatomic/InlineRetry.h: inline, lower again
 ///
 /// tools/fatomic-engine-example/ is a complete program.  A pass object may
 /// be reused for any number of modules; it is not safe to call Process() on

@@ -9,7 +9,7 @@
 // a module without them goes down the chain as the application gave it.
 // Otherwise the pass lowers what the device lacks (its target model), with
 // the layer's options; a pointer the pass cannot trace is retried after
-// inlining, as fatomic-opt does.  A module that still cannot be lowered is
+// inlining (fatomic::inlineForRetry, as fatomic-opt retries).  A module that still cannot be lowered is
 // not handed to the driver: the creation fails with the pass's message
 // (stderr, and VK_EXT_debug_utils where the application enabled it).
 //
@@ -18,9 +18,9 @@
 #include "Chain.h"
 #include "Layer.h"
 
+#include "fatomic/InlineRetry.h"
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
-#include <spirv-tools/optimizer.hpp>
 #include <spirv/unified1/spirv.hpp11>
 
 #include <atomic>
@@ -81,17 +81,6 @@ void dumpModule(const void *Code, size_t Bytes) {
   }
 }
 
-bool inlineFunctions(std::vector<uint32_t> &Words) {
-  spvtools::Optimizer Opt(SPV_ENV_VULKAN_1_3);
-  Opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
-  Opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
-  std::vector<uint32_t> Out;
-  if (!Opt.Run(Words.data(), Words.size(), &Out))
-    return false;
-  Words.swap(Out);
-  return true;
-}
-
 enum class Outcome { PassThrough, Lowered, Failed };
 
 /// Lowers the module for \p D into \p Words.  \p What names the call for
@@ -112,7 +101,7 @@ Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
   PassStatus S = Pass.Process(Words);
   if (S == PassStatus::Failure &&
       Pass.lastFailure() == FailureKind::UntraceablePointer &&
-      inlineFunctions(Words)) {
+      inlineForRetry(Words, SPV_ENV_VULKAN_1_3)) {
     Messages.clear();
     S = Pass.Process(Words);
   }

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fatomic/InlineRetry.h"
 #include "fatomic/LowerFloatAtomicMinMax.h"
 #include "fatomic/Options.h"
 #include "fatomic/Target.h"
@@ -84,8 +85,8 @@ void printMessage(spv_message_level_t Level, const char *,
 }
 
 /// Step 2: the lowering.  A pointer that reaches an atomic through a function
-/// parameter cannot be traced to its variable; an engine then inlines, as
-/// fatomic-opt does, and lowers again.
+/// parameter cannot be traced to its variable; an engine then inlines
+/// (fatomic::inlineForRetry, the retry fatomic-opt makes) and lowers again.
 bool lower(std::vector<uint32_t> &Words, const fatomic::LoweringOptions &Options,
            const fatomic::TargetModel &Target, unsigned &Lowered) {
   fatomic::LowerFloatAtomicMinMaxPass Pass(Options, Target);
@@ -93,11 +94,7 @@ bool lower(std::vector<uint32_t> &Words, const fatomic::LoweringOptions &Options
   fatomic::PassStatus Status = Pass.Process(Words);
   if (Status == fatomic::PassStatus::Failure &&
       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
-    spvtools::Optimizer Inliner(Env);
-    Inliner.SetMessageConsumer(printMessage);
-    Inliner.RegisterPass(spvtools::CreateInlineExhaustivePass());
-    Inliner.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
-    if (!Inliner.Run(Words.data(), Words.size(), &Words))
+    if (!fatomic::inlineForRetry(Words, Env, printMessage))
       return false;
     Status = Pass.Process(Words);
   }

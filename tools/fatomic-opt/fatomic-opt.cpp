@@ -11,10 +11,12 @@
 #include "ModuleFile.h"
 #include "StepReport.h"
 
+#include "fatomic/InlineRetry.h"
 #include "fatomic/LowerFloatAtomicMinMax.h"
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
 #include <cstdio>
@@ -50,23 +52,12 @@ const char *levelName(spv_message_level_t Level) {
   return "error";
 }
 
-// SPIR-V opcodes and bits the inline retry reads (SPIR-V 3.24, 3.52).
-constexpr uint32_t OpCapabilityCode = 17, OpEntryPointCode = 15,
-                   OpFunctionCode = 54, OpFunctionParameterCode = 55,
-                   CapabilityLinkage = 5, DontInlineBit = 0x2;
-
-/// Clears DontInline on every function, which spirv-opt's inliner would
-/// otherwise skip (Slang's [noinline] sets it); the words stay valid.
-void clearDontInline(std::vector<uint32_t> &Words) {
-  for (size_t I = 5; I < Words.size();) {
-    const uint32_t Count = Words[I] >> 16;
-    if (Count == 0 || I + Count > Words.size())
-      return; // validated input; never happens
-    if ((Words[I] & 0xFFFF) == OpFunctionCode && Count >= 5)
-      Words[I + 3] &= ~DontInlineBit;
-    I += Count;
-  }
-}
+// SPIR-V opcodes and the capability the retry's report reads.
+constexpr uint32_t OpCapabilityCode = uint32_t(spv::Op::OpCapability),
+                   OpEntryPointCode = uint32_t(spv::Op::OpEntryPoint),
+                   OpFunctionCode = uint32_t(spv::Op::OpFunction),
+                   OpFunctionParameterCode = uint32_t(spv::Op::OpFunctionParameter),
+                   CapabilityLinkage = uint32_t(spv::Capability::Linkage);
 
 /// What kept an untraceable pointer untraceable after the inline retry:
 /// functions with parameters that the inliner left (and why it leaves
@@ -328,10 +319,11 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     Diag.note("clearing DontInline, inlining all functions into the entry "
               "points (--merge-return --inline-entry-points-exhaustive "
               "--eliminate-dead-functions) and lowering again");
-    clearDontInline(Words);
+    // fatomic::inlineForRetry's steps, through an optimizer of the tool's
+    // own, which times and prints its passes.
+    fatomic::clearDontInline(Words);
     std::unique_ptr<spvtools::Optimizer> Inliner = makeOptimizer();
-    Inliner->RegisterPassesFromFlags({"--merge-return", "--inline-entry-points-exhaustive",
-                                      "--eliminate-dead-functions"});
+    Inliner->RegisterPassesFromFlags(fatomic::retryInlineFlags());
     if (!runOptimizer(*Inliner, Words, /*Last=*/false))
       return false;
     Pass.SetMessageConsumer(Diag.consumer());

@@ -1,0 +1,72 @@
+//===- fatomic/InlineRetry.h - The retry after an untraceable pointer -*- C++ -*-===//
+//
+// The second attempt that every caller of the pass makes when Process()
+// fails with FailureKind::UntraceablePointer (fatomic-opt, the Vulkan
+// layer, tools/fatomic-engine-example; fatomic/LowerFloatAtomicMinMax.h): a
+// pointer that reaches an atomic through a function parameter is traced
+// once the function is inlined into the entry points.  spirv-opt's inliner
+// skips DontInline functions (Slang's [noinline]) and functions that return
+// early from a loop, so the bit is cleared and returns are merged first.
+//
+// Header-only: it runs spvtools::Optimizer, so a program that uses it links
+// SPIRV-Tools-opt, which libfatomic itself does not need.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FATOMIC_INLINERETRY_H
+#define FATOMIC_INLINERETRY_H
+
+#include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fatomic {
+
+/// Clears DontInline in the function control of every OpFunction, which
+/// spirv-opt's inliner would otherwise leave alone.
+inline void clearDontInline(std::vector<uint32_t> &Words) {
+  const uint32_t DontInline = uint32_t(spv::FunctionControlMask::DontInline);
+  for (size_t I = 5; I < Words.size();) {
+    const uint32_t Count = Words[I] >> spv::WordCountShift;
+    if (Count == 0 || I + Count > Words.size())
+      return; // not a module; left for the optimizer to refuse
+    // OpFunction: result type, result id, function control, function type.
+    if (spv::Op(Words[I] & spv::OpCodeMask) == spv::Op::OpFunction && Count >= 5)
+      Words[I + 3] &= ~DontInline;
+    I += Count;
+  }
+}
+
+/// The optimizer flags of the retry, run after clearDontInline (for a
+/// caller that runs them through an optimizer of its own, as fatomic-opt
+/// does to time and print them).
+inline const std::vector<std::string> &retryInlineFlags() {
+  static const std::vector<std::string> Flags{
+      "--merge-return", "--inline-entry-points-exhaustive", "--eliminate-dead-functions"};
+  return Flags;
+}
+
+/// The whole retry for environment \p Env: clearDontInline, then
+/// retryInlineFlags(); Process() the result again.  False where the
+/// optimizer fails (its messages go to \p Consumer); \p Words is then
+/// untouched.
+inline bool inlineForRetry(std::vector<uint32_t> &Words, spv_target_env Env,
+                           const spvtools::MessageConsumer &Consumer = nullptr) {
+  std::vector<uint32_t> In = Words;
+  clearDontInline(In);
+  spvtools::Optimizer Inliner(Env);
+  if (Consumer)
+    Inliner.SetMessageConsumer(Consumer);
+  std::vector<uint32_t> Out;
+  if (!Inliner.RegisterPassesFromFlags(retryInlineFlags()) ||
+      !Inliner.Run(In.data(), In.size(), &Out))
+    return false;
+  Words.swap(Out);
+  return true;
+}
+
+} // namespace fatomic
+
+#endif // FATOMIC_INLINERETRY_H
