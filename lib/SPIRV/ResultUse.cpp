@@ -9,6 +9,8 @@
 
 #include "ResultUse.h"
 
+#include "IntegerTypes.h"
+
 namespace fatomic::spirv {
 
 namespace {
@@ -87,10 +89,12 @@ bool ResultUse::forwardReturn(InstRef Ret, std::vector<uint32_t> &Next) const {
   if (It == FunctionOf.end())
     return false;
   // Entry points return void; an exported or otherwise referenced function
-  // may be called from where this module cannot see.
+  // may be called from where this module cannot see.  Debug information
+  // that names the function (DebugFunctionDefinition, DebugFunction) reads
+  // no value.
   for (const Use &U : M.uses(It->second)) {
     const Op O = M.inst(U.User).Opcode;
-    if (O == Op::OpName)
+    if (O == Op::OpName || isDebugOnlyUse(M, U.User, U.Word))
       continue;
     if (O != Op::OpFunctionCall || U.Word != 0)
       return false;
