@@ -60,7 +60,8 @@ Modes:
                Workgroup memory cases are left out (ray tracing stages have
                none); skipped where the device has no ray tracing pipelines
                (lavapipe 22.3).
-Exit status: 0 all passed, 1 a failure, 77 skipped (fatomic-opt not built for
+Exit status: 0 all passed, 1 a failure (a --filter that matches no case is
+one), 77 skipped (fatomic-opt not built for
 lowered/determinism, no Vulkan device at all, or no shader objects for
 --shader-object, no ray tracing pipelines for --ray-tracing).
 """
@@ -1267,6 +1268,13 @@ def main():
                  for c in layer_cases(args.quick, args.ray_tracing)]
     if args.filter:
         work = [(n, f) for n, f in work if args.filter in n]
+        if not work:
+            # A filter that selects nothing is a mistake, not a pass.
+            env.say(f"error: --filter {args.filter!r} matches no case of the modes "
+                    f"{' '.join(modes)}")
+            if not env.keep:
+                shutil.rmtree(env.work, ignore_errors=True)
+            return 1
     env.say(f"{len(work)} cases")
 
     passed, failed = 0, []

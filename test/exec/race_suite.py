@@ -36,8 +36,8 @@ that each run eight atomics on one address with their results used, in
 layouts of whole, partial, split and one-operand blocks; every address must
 be linearizable in each invocation's program order.
 
-Exit status: 0 all passed, 1 a violation or error, 77 skipped (no tool or no
-Vulkan device).
+Exit status: 0 all passed, 1 a violation or error (a --filter that matches
+no case is one), 77 skipped (no tool or no Vulkan device).
 """
 
 import argparse
@@ -335,6 +335,15 @@ def main():
     ap.add_argument("--filter", default="")
     ap.add_argument("--work")
     args = ap.parse_args()
+    todo = [(n, c, run_case) for n, c in CASES.items()]
+    todo += [(n, c, run_agg_case) for n, c in race_agg.cases().items()]
+    todo += [(n, c, run_seq_case) for n, c in agg_seq.cases().items()]
+    todo = [t for t in todo if args.filter in t[0]]
+    if not todo:
+        # A filter that selects nothing is a mistake, not a pass.
+        print(f"race_suite: error: --filter {args.filter!r} matches no case",
+              file=sys.stderr)
+        return 1
     b = os.path.join(args.build_dir, "bin")
     tools = {"opt": args.fatomic_opt or os.path.join(b, "fatomic-opt"),
              "vkrun": os.path.join(b, "fatomic-vkrun"),
@@ -357,12 +366,7 @@ def main():
         return 1
     work = args.work or tempfile.mkdtemp(prefix="fatomic-race-")
     failed = 0
-    todo = [(n, c, run_case) for n, c in CASES.items()]
-    todo += [(n, c, run_agg_case) for n, c in race_agg.cases().items()]
-    todo += [(n, c, run_seq_case) for n, c in agg_seq.cases().items()]
     for name, case, fn in todo:
-        if args.filter not in name:
-            continue
         err = fn(name, case, args, tools, work)
         if err:
             failed += 1

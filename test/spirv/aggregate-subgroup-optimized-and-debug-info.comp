@@ -6,9 +6,13 @@
 // itself, so fatomic-opt refuses it as invalid input.)
 // RUN: %glslang -g --target-env vulkan1.2 -V %s -o %t.g.spv
 // RUN: %spirv-opt -O %t.g.spv -o %t.gO.spv
-// RUN: %lower-and-check --env vulkan1.2 %t.gO.spv --lower-float-atomic-minmax=aggregate=subgroup | FileCheck --check-prefix=OPT %s
+// RUN: %lower-and-check --env vulkan1.2 %t.gO.spv --lower-float-atomic-minmax=aggregate=subgroup \
+// RUN:   | FileCheck --check-prefix=OPT %s \
+// RUN:   --implicit-check-not='{{^ *%[0-9a-zA-Z_]+ = OpAtomicFM(in|ax)EXT}}'
 // RUN: %glslang -gVS --target-env vulkan1.2 -V %s -o %t.vs.spv
-// RUN: %lower-and-check --env vulkan1.2 %t.vs.spv --lower-float-atomic-minmax=aggregate=subgroup | FileCheck --check-prefix=VS %s
+// RUN: %lower-and-check --env vulkan1.2 %t.vs.spv --lower-float-atomic-minmax=aggregate=subgroup \
+// RUN:   | FileCheck --check-prefix=VS %s \
+// RUN:   --implicit-check-not='{{^ *%[0-9a-zA-Z_]+ = OpAtomicFM(in|ax)EXT}}'
 #version 450
 #extension GL_EXT_shader_atomic_float2 : require
 layout(local_size_x = 64) in;
@@ -26,13 +30,21 @@ void main() {
   }
   res.r[i] = acc;
 }
-// OPT: OpLoopMerge
-// OPT: OpGroupNonUniformUMin %uint %uint_3 Reduce
-// OPT: OpGroupNonUniformUMax %uint %uint_3 Reduce
-// OPT: OpGroupNonUniformElect
-// OPT: OpGroupNonUniformBroadcastFirst
-// OPT: OpGroupNonUniformUMax %uint %uint_3 ExclusiveScan
-// OPT: OpLine
-// VS: NonSemantic.Shader.DebugInfo.100
-// VS: OpGroupNonUniformUMax %uint %uint_3 Reduce
-// VS: DebugLine
+// -g and -gVS copy this text into the module (OpSource): the patterns start
+// at a line's start so that they cannot match these lines, and no float
+// atomic is left anywhere in either output (--implicit-check-not).
+// The inlined loop keeps its OpLines in main; the aggregated form is in the
+// outlined helper after it.
+// OPT: {{^ *}}OpLine %{{[0-9]+}} {{[0-9]+}} {{[0-9]+$}}
+// OPT: {{^ *}}OpLoopMerge
+// OPT: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformUMin %uint %uint_3 Reduce
+// OPT: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformUMax %uint %uint_3 Reduce
+// OPT: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformElect
+// OPT: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformBroadcastFirst
+// OPT: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformUMax %uint %uint_3 ExclusiveScan
+// The same with -gVS's DebugLines.
+// VS: {{^ *}}%{{[0-9]+}} = OpExtInstImport "NonSemantic.Shader.DebugInfo.100"
+// VS: {{^ *}}%{{[0-9]+}} = OpExtInst %void %{{[0-9]+}} DebugLine
+// VS: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformUMin %uint %uint_3 Reduce
+// VS: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformUMax %uint %uint_3 Reduce
+// VS: {{^ *}}%{{[0-9]+}} = OpGroupNonUniformElect
