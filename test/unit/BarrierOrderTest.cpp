@@ -3,10 +3,10 @@
 // lib/SPIRV/BarrierOrder on small assembled compute shaders: a store to a
 // Workgroup float (%12) and an atomic max on it, in the shapes that order
 // the store before every atomic (a workgroup barrier between, the store in
-// a branch before the barrier) and in those that do not (no barrier, the
-// two in the two arms of one branch, a loop back to the store, a barrier of
-// subgroup scope or without WorkgroupMemory, code in a called function, the
-// atomic first).
+// a branch before the barrier, a barrier at the top of the atomic's loop)
+// and in those that do not (no barrier, the two in the two arms of one
+// branch, a loop back to the store, a barrier of subgroup scope or without
+// WorkgroupMemory, code in a called function, the atomic first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +107,13 @@ INSTANTIATE_TEST_SUITE_P(
               "OpSelectionMerge %45 None\nOpBranchConditional %35 %43 %45\n"
               "%43 = OpLabel\n" STORE "OpBranch %45\n"
               "%45 = OpLabel\n" BARRIER ATOMIC "OpReturn",
+              "", true},
+        Shape{"BarrierInTheAtomicsLoop",
+              STORE "OpBranch %43\n"
+              "%43 = OpLabel\nOpLoopMerge %45 %44 None\nOpBranch %46\n"
+              "%46 = OpLabel\n" BARRIER ATOMIC "OpBranch %44\n"
+              "%44 = OpLabel\nOpBranchConditional %35 %43 %45\n"
+              "%45 = OpLabel\nOpReturn",
               "", true},
         Shape{"NoBarrier", STORE ATOMIC "OpReturn", "", false},
         Shape{"TheTwoArmsOfOneBranch",
