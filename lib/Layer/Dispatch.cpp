@@ -75,6 +75,8 @@ void fillDevice(DeviceData &D) {
   D.CreateShadersEXT = gdpa<PFN_vkCreateShadersEXT>(D, "vkCreateShadersEXT");
   D.CreateRayTracingPipelinesKHR = gdpa<PFN_vkCreateRayTracingPipelinesKHR>(
       D, "vkCreateRayTracingPipelinesKHR");
+  D.CreateRayTracingPipelinesNV = gdpa<PFN_vkCreateRayTracingPipelinesNV>(
+      D, "vkCreateRayTracingPipelinesNV");
 }
 } // namespace
 
@@ -211,15 +213,18 @@ PFN_vkVoidFunction deviceFunction(const char *Name) {
   FATOMIC_FN(CreateGraphicsPipelines)
   FATOMIC_FN(CreateShadersEXT)
   FATOMIC_FN(CreateRayTracingPipelinesKHR)
+  FATOMIC_FN(CreateRayTracingPipelinesNV)
   return nullptr;
 }
 
 /// The device-level functions the layer intercepts that belong to an
 /// extension the device below may lack (VK_EXT_shader_object,
-/// VK_KHR_ray_tracing_pipeline): handed out only where it has them.
+/// VK_KHR_ray_tracing_pipeline, VK_NV_ray_tracing): handed out only where
+/// it has them.
 bool isExtensionFunction(const char *Name) {
   return std::strcmp(Name, "vkCreateShadersEXT") == 0 ||
-         std::strcmp(Name, "vkCreateRayTracingPipelinesKHR") == 0;
+         std::strcmp(Name, "vkCreateRayTracingPipelinesKHR") == 0 ||
+         std::strcmp(Name, "vkCreateRayTracingPipelinesNV") == 0;
 }
 
 PFN_vkVoidFunction instanceFunction(const char *Name) {

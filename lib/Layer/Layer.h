@@ -79,6 +79,7 @@ struct DeviceData {
   PFN_vkCreateGraphicsPipelines CreateGraphicsPipelines = nullptr;
   PFN_vkCreateShadersEXT CreateShadersEXT = nullptr;
   PFN_vkCreateRayTracingPipelinesKHR CreateRayTracingPipelinesKHR = nullptr;
+  PFN_vkCreateRayTracingPipelinesNV CreateRayTracingPipelinesNV = nullptr;
   TargetModel Target;
 };
 
@@ -125,6 +126,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
 VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
     VkDevice Device, VkDeferredOperationKHR Deferred, VkPipelineCache Cache,
     uint32_t Count, const VkRayTracingPipelineCreateInfoKHR *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
+VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesNV(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkRayTracingPipelineCreateInfoNV *Infos,
     const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines);
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
     VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,

@@ -2,15 +2,16 @@
 //
 // A SPIR-V module reaches the driver through vkCreateShaderModule, through a
 // VkShaderModuleCreateInfo chained into a pipeline stage (maintenance5,
-// graphics pipeline libraries; compute, graphics and ray tracing pipelines),
-// and through vkCreateShadersEXT.  Each path asks one question first: does the module
-// declare a float min/max capability (AtomicFloat{16,32,64}MinMaxEXT)?  The
-// capabilities open every module, so the answer costs a few words' reads;
-// a module without them goes down the chain as the application gave it.
-// Otherwise the pass lowers what the device lacks (its target model), with
-// the layer's options; a pointer the pass cannot trace is retried after
-// inlining (fatomic::inlineForRetry, as fatomic-opt retries).  A module that still cannot be lowered is
-// not handed to the driver: the creation fails with the pass's message
+// graphics pipeline libraries; compute, graphics and ray tracing pipelines,
+// KHR and NV), and through vkCreateShadersEXT.  Each path asks one question
+// first: does the module declare a float min/max capability
+// (AtomicFloat{16,32,64}MinMaxEXT)?  The capabilities open every module, so
+// the answer costs a few words' reads; a module without them goes down the
+// chain as the application gave it.  Otherwise the pass lowers what the
+// device lacks (its target model), with the layer's options; a pointer the
+// pass cannot trace is retried after inlining (fatomic::inlineForRetry, as
+// fatomic-opt retries).  A module that still cannot be lowered is not handed
+// to the driver: the creation fails with the pass's message
 // (stderr, and VK_EXT_debug_utils where the application enabled it).
 //
 //===----------------------------------------------------------------------===//
@@ -296,6 +297,21 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
                    : Res;
       },
       rewriteStages<VkRayTracingPipelineCreateInfoKHR>);
+}
+
+// VK_NV_ray_tracing's command has no deferred operation, and
+// VK_ERROR_INVALID_SHADER_NV among its codes.
+VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesNV(
+    VkDevice Device, VkPipelineCache Cache, uint32_t Count,
+    const VkRayTracingPipelineCreateInfoNV *Infos,
+    const VkAllocationCallbacks *Alloc, VkPipeline *Pipelines) {
+  return createPipelines(
+      Device, Count, Infos, Pipelines, "vkCreateRayTracingPipelinesNV",
+      VK_ERROR_INVALID_SHADER_NV,
+      [&](DeviceData &D, const VkRayTracingPipelineCreateInfoNV *Use, bool) {
+        return D.CreateRayTracingPipelinesNV(Device, Cache, Count, Use, Alloc, Pipelines);
+      },
+      rewriteStages<VkRayTracingPipelineCreateInfoNV>);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(

@@ -1,7 +1,7 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
 //   fatomic-layer-probe [--device N] [--api 1.1|1.2] [--pipeline | --shader-object |
-//                       --ray-tracing] [MODULE.spv...]
+//                       --ray-tracing | --ray-tracing-nv] [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
 // every message as "debug-utils: MESSAGE", prints the device's float atomic
@@ -24,7 +24,11 @@
 // 2 where the device lacks them), joins the operation where the call defers,
 // and prints "vkCreateRayTracingPipelinesKHR: RESULT" (", then RESULT" after
 // a join), then "MODULE: ray tracing pipeline: created" or "null" for each.
-// Every mode prints whether the device gives vkCreateRayTracingPipelinesKHR.
+// --ray-tracing-nv does the same through VK_NV_ray_tracing's
+// vkCreateRayTracingPipelinesNV (no deferred operation; exit 2 where the
+// device lacks the extension) and prints "vkCreateRayTracingPipelinesNV:
+// RESULT" and each module's line.  Every mode prints whether the device
+// gives vkCreateRayTracingPipelinesKHR and vkCreateRayTracingPipelinesNV.
 // --api sets the instance's Vulkan version (default 1.2).
 // Run it with
 // the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
@@ -94,6 +98,8 @@ struct Probe {
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+  bool WantRayTracingNV = false; ///< --ray-tracing-nv
+  bool HasRayTracingNV = false;  ///< VK_NV_ray_tracing listed and enabled
   bool WantRayTracing = false; ///< --ray-tracing
   VkPhysicalDeviceRayTracingPipelineFeaturesKHR RayTracing{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR};
@@ -191,6 +197,8 @@ struct Probe {
                                VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME})
         HasRayTracing &= enableListed(Exts, Name);
     }
+    if (WantRayTracingNV)
+      HasRayTracingNV = enableListed(Exts, VK_NV_RAY_TRACING_EXTENSION_NAME);
     F1.pNext = &F2;
     F2.pNext = HasShaderObject ? &ShaderObject : nullptr;
     if (HasRayTracing) {
@@ -297,12 +305,69 @@ struct Probe {
     return R == VK_SUCCESS;
   }
 
-  /// Whether the device gives vkCreateRayTracingPipelinesKHR.
+  /// Whether the device gives the two commands that create ray tracing
+  /// pipelines.
   void printRayTracingEntry() {
-    std::printf("vkCreateRayTracingPipelinesKHR: %s\n",
-                vkGetDeviceProcAddr(Device, "vkCreateRayTracingPipelinesKHR")
-                    ? "given"
-                    : "not given by the device");
+    for (const char *Name : {"vkCreateRayTracingPipelinesKHR", "vkCreateRayTracingPipelinesNV"})
+      std::printf("%s: %s\n", Name,
+                  vkGetDeviceProcAddr(Device, Name) ? "given" : "not given by the device");
+  }
+
+  /// Prints each module's pipeline, destroying those created.
+  void reportRayTracingPipelines(const std::vector<const char *> &Paths,
+                                 const std::vector<VkPipeline> &Pipelines, bool Created) {
+    for (size_t K = 0; K < Paths.size(); ++K) {
+      const bool Null = Pipelines[K] == VK_NULL_HANDLE;
+      std::printf("%s: ray tracing pipeline: %s\n", Paths[K], Null ? "null" : "created");
+      if (Created && !Null)
+        vkDestroyPipeline(Device, Pipelines[K], nullptr);
+    }
+  }
+
+  /// One vkCreateRayTracingPipelinesNV call for a pipeline per module, each
+  /// module chained into its ray generation stage.
+  bool createRayTracingPipelinesNV(const std::vector<const char *> &Paths) {
+    if (Paths.empty())
+      return true; // the device's support alone (a count of 0 is invalid)
+    auto Create = reinterpret_cast<PFN_vkCreateRayTracingPipelinesNV>(
+        vkGetDeviceProcAddr(Device, "vkCreateRayTracingPipelinesNV"));
+    if (!Create)
+      return false;
+    const Layouts L(Device, VK_SHADER_STAGE_RAYGEN_BIT_NV);
+    const size_t N = Paths.size();
+    std::vector<std::vector<uint32_t>> Words(N);
+    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
+    std::vector<VkPipelineShaderStageCreateInfo> Stages(N);
+    const VkRayTracingShaderGroupCreateInfoNV Group{
+        VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_NV, nullptr,
+        VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_NV, 0, VK_SHADER_UNUSED_NV,
+        VK_SHADER_UNUSED_NV, VK_SHADER_UNUSED_NV};
+    std::vector<VkRayTracingPipelineCreateInfoNV> Infos(
+        N, {VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_NV});
+    for (size_t K = 0; K < N; ++K) {
+      size_t Size;
+      if (!read(Paths[K], Words[K], Size))
+        return false;
+      Modules[K].codeSize = Size;
+      Modules[K].pCode = Words[K].data();
+      Stages[K] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
+                   VK_SHADER_STAGE_RAYGEN_BIT_NV, VK_NULL_HANDLE, "main", nullptr};
+      Infos[K].stageCount = 1;
+      Infos[K].pStages = &Stages[K];
+      Infos[K].groupCount = 1;
+      Infos[K].pGroups = &Group;
+      Infos[K].maxRecursionDepth = 1;
+      Infos[K].layout = L.Layout;
+    }
+    // Non-null, so that the output shows the layer nulling them.
+    std::vector<VkPipeline> Pipelines(N);
+    for (VkPipeline &P : Pipelines)
+      std::memset(&P, 0xff, sizeof P);
+    const VkResult R = Create(Device, VK_NULL_HANDLE, static_cast<uint32_t>(N), Infos.data(),
+                              nullptr, Pipelines.data());
+    std::printf("vkCreateRayTracingPipelinesNV: %s\n", resultName(R));
+    reportRayTracingPipelines(Paths, Pipelines, R == VK_SUCCESS);
+    return R == VK_SUCCESS;
   }
 
   /// One vkCreateRayTracingPipelinesKHR call, with a deferred operation, for
@@ -364,12 +429,7 @@ struct Probe {
     std::printf("\n");
     DestroyOp(Device, Op, nullptr);
     const bool Created = R == VK_SUCCESS || R == VK_OPERATION_NOT_DEFERRED_KHR;
-    for (size_t K = 0; K < N; ++K) {
-      const bool Null = Pipelines[K] == VK_NULL_HANDLE;
-      std::printf("%s: ray tracing pipeline: %s\n", Paths[K], Null ? "null" : "created");
-      if (Created && !Null)
-        vkDestroyPipeline(Device, Pipelines[K], nullptr);
-    }
+    reportRayTracingPipelines(Paths, Pipelines, Created);
     return Created;
   }
 
@@ -434,7 +494,7 @@ struct Probe {
 
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
-  bool Pipelines = false, ShaderObjects = false, RayTracing = false;
+  bool Pipelines = false, ShaderObjects = false, RayTracing = false, RayTracingNV = false;
   std::string Api = "1.2";
   std::vector<const char *> Modules;
   for (int K = 1; K < Argc; ++K) {
@@ -446,11 +506,14 @@ int main(int Argc, char **Argv) {
       ShaderObjects = true;
     else if (!std::strcmp(Argv[K], "--ray-tracing"))
       RayTracing = true;
+    else if (!std::strcmp(Argv[K], "--ray-tracing-nv"))
+      RayTracingNV = true;
     else if (!std::strcmp(Argv[K], "--api") && K + 1 < Argc)
       Api = Argv[++K];
-    else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing > 1) {
+    else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing + RayTracingNV > 1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.1|1.2] "
-                           "[--pipeline | --shader-object | --ray-tracing] [MODULE.spv...]\n");
+                           "[--pipeline | --shader-object | --ray-tracing | --ray-tracing-nv] "
+                           "[MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
@@ -471,6 +534,7 @@ int main(int Argc, char **Argv) {
   }
   P.WantShaderObject = ShaderObjects;
   P.WantRayTracing = RayTracing;
+  P.WantRayTracingNV = RayTracingNV;
   P.printFeatures();
   if (ShaderObjects && !P.ShaderObject.shaderObject) {
     std::printf("shader objects: not supported by the device\n");
@@ -478,6 +542,10 @@ int main(int Argc, char **Argv) {
   }
   if (RayTracing && !P.RayTracing.rayTracingPipeline) {
     std::printf("ray tracing pipelines: not supported by the device\n");
+    return 2;
+  }
+  if (RayTracingNV && !P.HasRayTracingNV) {
+    std::printf("NV ray tracing pipelines: not supported by the device\n");
     return 2;
   }
   if (VkResult R = P.createDevice(); R != VK_SUCCESS) {
@@ -489,6 +557,8 @@ int main(int Argc, char **Argv) {
     return P.createShaderObjects(Modules) ? 0 : 1;
   if (RayTracing)
     return P.createRayTracingPipelines(Modules) ? 0 : 1;
+  if (RayTracingNV)
+    return P.createRayTracingPipelinesNV(Modules) ? 0 : 1;
   bool Ok = true;
   for (const char *M : Modules) {
     Ok &= P.createModule(M);

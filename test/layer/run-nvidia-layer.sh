@@ -97,9 +97,11 @@ find_device() {
 
 # probe_checks KIND DIR PYTHON: a path of the layer other than
 # vkCreateShaderModule, driven by fatomic-layer-probe: KIND shader-object
-# (vkCreateShadersEXT, compute modules) or ray-tracing
+# (vkCreateShadersEXT, compute modules), ray-tracing
 # (vkCreateRayTracingPipelinesKHR, ray generation modules chained into the
-# stage, with a deferred operation).  An f64 atomic (which NVIDIA's driver
+# stage, with a deferred operation) or ray-tracing-nv
+# (vkCreateRayTracingPipelinesNV, the same without the deferred operation,
+# modules of GL_NV_ray_tracing).  An f64 atomic (which NVIDIA's driver
 # lacks) is lowered: the dumped module validates (test/utils/validate_spv.py)
 # and keeps no float atomic; a batch of it and an f16 one (which cannot be
 # lowered) fails whole, every handle null, the message at the application's
@@ -110,9 +112,12 @@ probe_checks() {
   if [ "$kind" = shader-object ]; then
     f64=min-f64.comp f16=min-f16.comp call=vkCreateShadersEXT
     made="shader object" fail=VK_ERROR_INITIALIZATION_FAILED
-  else
+  elif [ "$kind" = ray-tracing ]; then
     f64=max-f64.rgen f16=min-f16.rgen call=vkCreateRayTracingPipelinesKHR
     made="ray tracing pipeline" fail=VK_ERROR_UNKNOWN
+  else
+    f64=max-f64-nv.rgen f16=min-f16-nv.rgen call=vkCreateRayTracingPipelinesNV
+    made="ray tracing pipeline" fail=VK_ERROR_INVALID_SHADER_NV
   fi
   mkdir -p "$dir/dump-f64" "$dir/dump-batch"
   glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/$f64" \
@@ -187,11 +192,19 @@ do_run() {
   set -e
   local features kind feature call
   features=$("$vkrun" --features 2>/dev/null || true)
-  for kind in shader-object ray-tracing; do
+  # VK_NV_ray_tracing is not among fatomic-vkrun's features: the probe,
+  # with the extension enabled where listed, says whether the device gives
+  # its command.
+  features+=$'\n'$(VK_ADD_LAYER_PATH=$BUNDLE/layer VK_INSTANCE_LAYERS=$LAYER \
+    "$BUNDLE/bin/fatomic-layer-probe" --ray-tracing-nv 2>/dev/null |
+    sed -n 's/^vkCreateRayTracingPipelinesNV: given$/  rayTracingNV = 1/p')
+  for kind in shader-object ray-tracing ray-tracing-nv; do
     if [ "$kind" = shader-object ]; then
       feature=shaderObject call=vkCreateShadersEXT
-    else
+    elif [ "$kind" = ray-tracing ]; then
       feature=rayTracingPipeline call=vkCreateRayTracingPipelinesKHR
+    else
+      feature=rayTracingNV call=vkCreateRayTracingPipelinesNV
     fi
     if grep -q "^  $feature = 1$" <<<"$features"; then
       echo "== $call through $LAYER" | tee -a "$log"
