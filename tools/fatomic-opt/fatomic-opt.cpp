@@ -235,9 +235,38 @@ bool Driver::validate(const std::vector<uint32_t> &Words) {
   return Tools.Validate(Words.data(), Words.size(), ValidatorOptions);
 }
 
+/// Whether \p Words declares capability \p Cap.
+bool declaresCapability(const std::vector<uint32_t> &Words, spv::Capability Cap) {
+  for (size_t I = 5; I < Words.size();) {
+    const uint32_t Count = Words[I] >> spv::WordCountShift;
+    const auto Op = spv::Op(Words[I] & spv::OpCodeMask);
+    if (Count == 0 || I + Count > Words.size())
+      return false;
+    if (Op == spv::Op::OpCapability && Count >= 2 && Words[I + 1] == uint32_t(Cap))
+      return true;
+    if (Op != spv::Op::OpCapability && Op != spv::Op::OpNop)
+      return false; // the capabilities come first
+    I += Count;
+  }
+  return false;
+}
+
+bool isOpenCLEnv(spv_target_env Env) {
+  switch (Env) {
+  case SPV_ENV_OPENCL_1_2: case SPV_ENV_OPENCL_EMBEDDED_1_2:
+  case SPV_ENV_OPENCL_2_0: case SPV_ENV_OPENCL_EMBEDDED_2_0:
+  case SPV_ENV_OPENCL_2_1: case SPV_ENV_OPENCL_EMBEDDED_2_1:
+  case SPV_ENV_OPENCL_2_2: case SPV_ENV_OPENCL_EMBEDDED_2_2:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool Driver::run(std::vector<uint32_t> &Words) {
   if (!Inv.SkipValidation && !validate(Words))
     return false;
+  const bool HadInt64Atomics = declaresCapability(Words, spv::Capability::Int64Atomics);
   if (Inv.Steps.empty() && !Optimizers.empty()) {
     // Only for its report (see registerPasses): the words stay as they are.
     std::vector<uint32_t> Reported = Words;
@@ -258,6 +287,13 @@ bool Driver::run(std::vector<uint32_t> &Words) {
       !validate(Words)) {
     Diag.error("the result is not valid SPIR-V, so nothing is written; "
                "--validate-after-all names the pass that breaks it");
+    if (isOpenCLEnv(Inv.TargetEnv) && !HadInt64Atomics &&
+        declaresCapability(Words, spv::Capability::Int64Atomics))
+      Diag.note("the lowering of 64-bit float atomics declares Int64Atomics, which an "
+                "OpenCL environment's validation takes only with "
+                "cl_khr_int64_base_atomics, an extension it does not assume; where the "
+                "device has it, validate for the universal environment "
+                "(--target-env=spv1.x)");
     return false;
   }
   return true;
