@@ -9,6 +9,8 @@
 
 #include "Grammar.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 namespace fatomic::spirv {
 
 using spv::StorageClass;
@@ -184,6 +186,11 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
     break;
   case Op::OpCopyMemory:
     return visitAccess(Root, User, PT, Out, Work, Seen);
+  case Op::OpExtInst:
+    if (!isModfOut(User, U.Word))
+      break;
+    Out.push_back({User, Edit::Modf});
+    return checkValue(Root, User, M.inst(User).TypeId, PT);
   case Op::OpFunctionCall:
     C.error(FailureKind::UntraceablePointer,
             M.describe(User) + ": passes Workgroup variable " + C.idName(Root) +
@@ -261,6 +268,36 @@ void SharedRetype::convertStored(InstRef R, uint32_t NewPT) {
   Edits.InsertBefore[R] = std::move(Before);
 }
 
+bool SharedRetype::isModfOut(InstRef User, uint32_t Word) const {
+  // Operands: the set, the instruction, x, the pointer.
+  if (Word != 3 || M.numOperands(User) != 4 || M.operand(User, 1) != GLSLstd450Modf)
+    return false;
+  const InstRef Set = M.def(M.operand(User, 0));
+  return Set != Module::NoInst && M.inst(Set).Opcode == Op::OpExtInstImport &&
+         M.stringOperand(Set, 0) == "GLSL.std.450";
+}
+
+// Modf writes the whole part through its pointer, now to integers: the same
+// through ModfStruct, whose members are the fractional part (the result)
+// and the whole part (stored, converted).
+void SharedRetype::convertModf(InstRef R) {
+  const uint32_t T = M.inst(R).TypeId, Result = M.inst(R).ResultId;
+  const uint32_t Set = M.operand(R, 0), X = M.operand(R, 2), Ptr = M.operand(R, 3);
+  const uint32_t NewPT = C.pointee(C.typeOf(Ptr));
+  uint32_t &Struct = ModfStructOf[T];
+  if (!Struct)
+    Struct = M.addType(Op::OpTypeStruct, {T, T});
+  std::vector<InstRef> Seq;
+  const uint32_t Both = M.newId(), Whole = M.newId();
+  Seq.push_back(M.create(Op::OpExtInst, Struct, Both, {Set, GLSLstd450ModfStruct, X}));
+  Seq.push_back(M.create(Op::OpCompositeExtract, T, Whole, {Both, 1}));
+  const uint32_t Stored = convertValue(M, Seq, Whole, T, NewPT, 0);
+  Seq.push_back(M.create(Op::OpStore, 0, 0, {Ptr, Stored}));
+  Seq.push_back(M.create(Op::OpCompositeExtract, T, Result, {Both, 0}));
+  Edits.InsertBefore[R] = std::move(Seq);
+  Edits.Dropped.insert(R);
+}
+
 void SharedRetype::applyChange(const Change &Ch) {
   const InstRef R = Ch.Inst;
   switch (Ch.What) {
@@ -277,6 +314,8 @@ void SharedRetype::applyChange(const Change &Ch) {
   case Edit::CopyMemory:
     CopyMemories.insert(R);
     return;
+  case Edit::Modf:
+    return convertModf(R);
   }
 }
 

@@ -32,6 +32,7 @@ public:
     Result,     ///< a load or exchange: the result converted back
     Value,      ///< a store: the stored value converted
     CopyMemory, ///< split when its two sides differ (after every retype)
+    Modf,       ///< GLSL.std.450 Modf's whole part: ModfStruct, then a store
   };
   struct Change {
     InstRef Inst;
@@ -69,6 +70,10 @@ private:
   void applyChange(const Change &Ch);
   void convertResult(InstRef R, uint32_t NewPT);
   void convertStored(InstRef R, uint32_t NewPT);
+  void convertModf(InstRef R);
+  /// Whether \p User is GLSL.std.450 Modf writing through its pointer
+  /// operand (word \p Word).
+  bool isModfOut(InstRef User, uint32_t Word) const;
 
   LoweringContext &C;
   Module &M;
@@ -77,6 +82,7 @@ private:
   BodyEdits &Edits;
   std::map<uint32_t, std::vector<Change>> Changes;
   std::set<InstRef> CopyMemories;
+  std::map<uint32_t, uint32_t> ModfStructOf; ///< operand type -> its struct
 };
 
 } // namespace fatomic::spirv
