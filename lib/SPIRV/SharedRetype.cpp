@@ -188,7 +188,7 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
     return visitAccess(Root, User, PT, Out, Work, Seen);
   case Op::OpExtInst:
     if (!isModfOut(User, U.Word))
-      break;
+      return keepsUse(User, U.Word, PT) || unsupportedUse(Root, User);
     Out.push_back({User, Edit::Modf});
     return checkValue(Root, User, M.inst(User).TypeId, PT);
   case Op::OpFunctionCall:
@@ -204,6 +204,10 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
       return true;
     break;
   }
+  return unsupportedUse(Root, User);
+}
+
+bool SharedRetype::unsupportedUse(uint32_t Root, InstRef User) {
   C.error(FailureKind::Unsupported,
           M.describe(User) + ": uses Workgroup variable " + C.idName(Root) +
               ", which is retyped to integers for its float min/max "

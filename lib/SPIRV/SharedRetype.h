@@ -64,6 +64,8 @@ private:
   bool visitAccess(uint32_t Root, InstRef User, uint32_t PT, std::vector<Change> &Out,
                    std::vector<uint32_t> &Work, std::set<uint32_t> &Seen);
   bool keepsUse(InstRef User, uint32_t Word, uint32_t PT);
+  /// Reports \p User as a use of \p Root the retype cannot rewrite.
+  bool unsupportedUse(uint32_t Root, InstRef User);
   bool checkValue(uint32_t Root, InstRef User, uint32_t Type, uint32_t PT);
   bool malformed(InstRef User, const char *What);
   void retypeVariable(uint32_t Root);
