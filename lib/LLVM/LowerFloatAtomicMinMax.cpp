@@ -207,11 +207,15 @@ std::optional<FloatAtomic> classifyAtomicRMW(AtomicRMWInst &RMW) {
 
 /// The dx.op.atomicBinOp function that \p CB calls when it is a float
 /// overload (the call's or the function's result is FP, scalar or vector),
-/// whatever the call's own type; otherwise null.  A definition counts too:
-/// classifyDxilCall reports it.
+/// whatever the call's own type; otherwise null.  A definition counts too
+/// in a DXIL module: classifyDxilCall reports it.
 Function *dxilFloatAtomicBinOpCallee(const CallBase &CB) {
   auto *Callee = dyn_cast<Function>(CB.getCalledOperand());
   if (!Callee || !Callee->getName().starts_with("dx.op.atomicBinOp."))
+    return nullptr;
+  // A definition is an error in DXIL only; elsewhere (a host emulation of
+  // the operation, say) the call is the module's own.
+  if (!Callee->isDeclaration() && !Callee->getParent()->getTargetTriple().isDXIL())
     return nullptr;
   if (CB.getType()->isFPOrFPVectorTy() ||
       Callee->getReturnType()->isFPOrFPVectorTy())
@@ -269,7 +273,8 @@ std::optional<FloatOp> checkDxilCallShape(const CallBase &CB,
 // DXIL resources (DXC include/dxc/DXIL/DxilConstants.h, DxilResourceProperties.h)
 //===----------------------------------------------------------------------===//
 
-constexpr unsigned DxilOpCreateHandle = 57, DxilOpAnnotateHandle = 216;
+constexpr unsigned DxilOpCreateHandle = 57, DxilOpCreateHandleForLib = 160,
+                   DxilOpAnnotateHandle = 216;
 constexpr unsigned DxilClassUAV = 1;
 /// DXIL::ResourceKind 1 to 10: the textures and TypedBuffer, whose elements
 /// have a format; RawBuffer (11) and StructuredBuffer (12) have none.
@@ -293,9 +298,10 @@ struct DxilResourceType {
   const char *Source = "";
 };
 
-/// The kind and element type of UAV record \p RangeId in !dx.resources.
-std::optional<DxilResourceType> dxilUAVRecord(const Module &M,
-                                              uint64_t RangeId) {
+/// The kind and element type of the UAV record in !dx.resources that
+/// \p Matches.
+std::optional<DxilResourceType>
+dxilUAVRecord(const Module &M, function_ref<bool(const MDNode &)> Matches) {
   const NamedMDNode *Resources = M.getNamedMetadata("dx.resources");
   if (!Resources || Resources->getNumOperands() != 1 ||
       Resources->getOperand(0)->getNumOperands() < 2)
@@ -307,9 +313,8 @@ std::optional<DxilResourceType> dxilUAVRecord(const Module &M,
     auto *Record = dyn_cast_or_null<MDNode>(Op.get());
     if (!Record || Record->getNumOperands() < 7)
       continue;
-    auto *Id = mdconst::dyn_extract_or_null<ConstantInt>(Record->getOperand(0));
     auto *Kind = mdconst::dyn_extract_or_null<ConstantInt>(Record->getOperand(6));
-    if (!Id || !Kind || Id->getZExtValue() != RangeId)
+    if (!Kind || !Matches(*Record))
       continue;
     DxilResourceType T{unsigned(Kind->getZExtValue()), 0, "!dx.resources"};
     auto *Extra = Record->getNumOperands() > 10
@@ -330,16 +335,21 @@ std::optional<DxilResourceType> dxilUAVRecord(const Module &M,
 /// The resource of \p Handle where its origin shows it: the properties of a
 /// dx.op.annotateHandle (shader model 6.6: kind in the first word's low
 /// byte, component type in the second's), or the !dx.resources record of a
-/// UAV that dx.op.createHandle names by constant range id.  Nothing for any
-/// other origin (a phi, an argument, a heap handle not annotated).
+/// UAV that dx.op.createHandle names by constant range id or
+/// dx.op.createHandleForLib by a load of its global (library targets).
+/// Nothing for any other origin (a phi, an argument, a heap handle not
+/// annotated).
 std::optional<DxilResourceType> dxilResourceOf(const Value *Handle) {
   auto *CI = dyn_cast<CallInst>(Handle);
   const Function *F = CI ? CI->getCalledFunction() : nullptr;
-  if (!F || CI->arg_size() < 3)
+  if (!F || CI->arg_size() < 2)
     return std::nullopt;
-  if (F->getName().starts_with("dx.op.annotateHandle") &&
+  if (F->getName().starts_with("dx.op.annotateHandle") && CI->arg_size() == 3 &&
       isI32Constant(CI->getArgOperand(0), DxilOpAnnotateHandle)) {
     auto *Properties = dyn_cast<Constant>(CI->getArgOperand(2));
+    if (Properties && !Properties->getType()->isAggregateType() &&
+        !Properties->getType()->isVectorTy())
+      Properties = nullptr; // a malformed annotation: not read
     auto *Word0 = Properties ? dyn_cast_or_null<ConstantInt>(
                                    Properties->getAggregateElement(0u))
                              : nullptr;
@@ -357,7 +367,22 @@ std::optional<DxilResourceType> dxilResourceOf(const Value *Handle) {
     auto *Class = dyn_cast<ConstantInt>(CI->getArgOperand(1));
     auto *Range = dyn_cast<ConstantInt>(CI->getArgOperand(2));
     if (Class && Range && Class->getZExtValue() == DxilClassUAV)
-      return dxilUAVRecord(*CI->getModule(), Range->getZExtValue());
+      return dxilUAVRecord(*CI->getModule(), [&](const MDNode &Record) {
+        auto *Id = mdconst::dyn_extract_or_null<ConstantInt>(Record.getOperand(0));
+        return Id && Id->getZExtValue() == Range->getZExtValue();
+      });
+  }
+  if (F->getName().starts_with("dx.op.createHandleForLib") && CI->arg_size() == 2 &&
+      isI32Constant(CI->getArgOperand(0), DxilOpCreateHandleForLib)) {
+    auto *Load = dyn_cast<LoadInst>(CI->getArgOperand(1));
+    auto *Global = Load ? dyn_cast<GlobalVariable>(
+                              Load->getPointerOperand()->stripPointerCasts())
+                        : nullptr;
+    if (Global)
+      return dxilUAVRecord(*CI->getModule(), [&](const MDNode &Record) {
+        auto *Named = mdconst::dyn_extract_or_null<Constant>(Record.getOperand(1));
+        return Named && Named->stripPointerCasts() == Global;
+      });
   }
   return std::nullopt;
 }
@@ -1646,6 +1671,19 @@ void keepConvergenceHeartsInPlace(ArrayRef<FloatAtomic> Atomics,
     }
 }
 
+/// The place right after \p Def in its own block, which every use of it
+/// follows; none after an invoke or callbr (whose value starts in another
+/// block, which may have other predecessors) or a musttail call (which only
+/// a ret may follow).
+std::optional<BasicBlock::iterator> afterInItsBlock(Instruction &Def) {
+  if (auto *Call = dyn_cast<CallInst>(&Def); Call && Call->isMustTailCall())
+    return std::nullopt;
+  std::optional<BasicBlock::iterator> It = Def.getInsertionPointAfterDef();
+  if (!It || (*It)->getParent() != Def.getParent())
+    return std::nullopt;
+  return It;
+}
+
 /// The first place in \p F's entry block, after its convergence.entry.
 BasicBlock::iterator topOfFunction(Function &F) {
   BasicBlock::iterator It = F.getEntryBlock().getFirstInsertionPt();
@@ -1661,8 +1699,8 @@ BasicBlock::iterator topOfFunction(Function &F) {
 /// value at each read.  One freeze per operand, right after its definition
 /// (or at the top of \p F for an argument or a constant), so that the
 /// atomics of a block that share an operand still share it; where nothing
-/// can follow the definition in its block (an invoke's result), a freeze
-/// before each atomic.  Helpers take their operand frozen (noundef).
+/// can follow the definition in its block (afterInItsBlock), a freeze before
+/// each atomic.  Helpers take their operand frozen (noundef).
 void freezeOperands(Function &F, ArrayRef<FloatAtomic> Atomics,
                     ArrayRef<FloatAtomic> ToOutline) {
   SmallDenseMap<Value *, Value *, 8> Frozen;
@@ -1687,7 +1725,7 @@ void freezeOperands(Function &F, ArrayRef<FloatAtomic> Atomics,
       if (!FV) {
         std::optional<BasicBlock::iterator> After;
         if (auto *Def = dyn_cast<Instruction>(V))
-          After = Def->getInsertionPointAfterDef();
+          After = afterInItsBlock(*Def);
         else
           After = Top;
         if (!After) {

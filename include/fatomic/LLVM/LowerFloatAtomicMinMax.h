@@ -107,9 +107,9 @@
 // call whose type is not its declaration's, a malformed call, an opcode or op
 // code that is not an i32 constant, a handle whose origin shows a typed
 // resource of a non-integer format (dx.op.annotateHandle's properties, or the
-// !dx.resources record of dx.op.createHandle's UAV; the resource is kept, and
-// DXIL runs integer atomics on typed resources of integer formats only), a
-// float overload the module defines, or
+// !dx.resources record of dx.op.createHandle's or dx.op.createHandleForLib's
+// UAV; the resource is kept, and DXIL runs integer atomics on typed resources
+// of integer formats only), a float overload that a dxil module defines, or
 // a module that already has something else under the name of an integer
 // overload the lowering calls (a global variable, a function of another
 // type, a definition).  A declaration of exactly the type called is used as
