@@ -76,7 +76,16 @@ if(FATOMIC_BUILD_SHARED)
   set(FATOMIC_PC_REQUIRES "Requires.private: SPIRV-Tools")
 else()
   # The C++ runtime, as fatomic::spirv adds it for a C consumer.
-  list(TRANSFORM FATOMIC_CXX_RUNTIME_LIBS PREPEND -l OUTPUT_VARIABLE _fatomic_rt)
+  # Names as -l, full paths (a toolchain that links libstdc++.a by path) as
+  # they are.
+  set(_fatomic_rt "")
+  foreach(_lib IN LISTS FATOMIC_CXX_RUNTIME_LIBS)
+    if(IS_ABSOLUTE "${_lib}")
+      list(APPEND _fatomic_rt "${_lib}")
+    else()
+      list(APPEND _fatomic_rt "-l${_lib}")
+    endif()
+  endforeach()
   list(JOIN _fatomic_rt " " _fatomic_rt)
   set(FATOMIC_PC_LIBS "-lfatomic_spirv -lfatomic_core ${_fatomic_rt}")
   set(FATOMIC_PC_REQUIRES "Requires: SPIRV-Tools")

@@ -59,9 +59,14 @@ inline bool inlineForRetry(std::vector<uint32_t> &Words, spv_target_env Env,
   spvtools::Optimizer Inliner(Env);
   if (Consumer)
     Inliner.SetMessageConsumer(Consumer);
+  // The module is the caller's, valid or not as it was; the optimizer's own
+  // validation would apply default limits and layouts the caller may not
+  // use (scalar block layout, a raised id bound), as fatomic-opt's does not.
+  spvtools::OptimizerOptions Options;
+  Options.set_run_validator(false);
   std::vector<uint32_t> Out;
   if (!Inliner.RegisterPassesFromFlags(retryInlineFlags()) ||
-      !Inliner.Run(In.data(), In.size(), &Out))
+      !Inliner.Run(In.data(), In.size(), &Out, Options))
     return false;
   Words.swap(Out);
   return true;

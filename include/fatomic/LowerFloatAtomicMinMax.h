@@ -154,7 +154,7 @@ public:
   /// (0x3FFFFF, SPIR-V's universal limit), which a consumer may raise, as
   /// spirv-opt's --max-id-bound does.  A lowering that needs more fails; an
   /// input whose bound is above 4194304 is read only under a limit raised
-  /// at least that far.
+  /// at least that far, and never one above 16777216.
   void SetMaxIdBound(uint32_t Bound) { MaxIdBound = Bound; }
 
   /// Lowers the module \p Words in place.  SuccessWithChange: at least one

@@ -196,9 +196,17 @@ void Lowering::removeUnusedAddCapabilities() {
     M.removeExtension("SPV_EXT_shader_atomic_float_add");
 }
 
+/// The largest input id bound the reader takes: 4194304 (one above SPIR-V's
+/// limit of ids), or the raised \p MaxIdBound up to 16777216.  The reader's
+/// tables have an entry per id, so a corrupt header under a limit raised to
+/// 2^32 would otherwise cost gigabytes before anything is read.
+uint32_t readerBound(uint32_t MaxIdBound) {
+  return std::clamp<uint32_t>(MaxIdBound, 0x400000, 0x1000000);
+}
+
 /// SPIR-V's limits (2.17, Universal Limits): an id bound of at most
 /// \p MaxIdBound (4194303 unless the caller raised it; parse() accepts input
-/// bounds up to 4194304 or the raised limit), and at most 65535 words per instruction (an entry
+/// bounds up to readerBound()), and at most 65535 words per instruction (an entry
 /// point's interface list or a block type can grow by one).  Returns the
 /// message for the first limit passed.
 std::string limitPassed(const Module &M, const std::vector<uint32_t> &Words,
@@ -243,8 +251,7 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   Lowered = 0;
   Module M;
   std::string Error;
-  if (!M.parse(Words.data(), Words.size(), Error,
-               std::max<uint32_t>(0x400000, MaxIdBound))) {
+  if (!M.parse(Words.data(), Words.size(), Error, readerBound(MaxIdBound))) {
     Failure = FailureKind::InvalidModule;
     if (Consumer)
       Consumer(SPV_MSG_ERROR, nullptr, {0, 0, 0}, Error.c_str());

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Validates SPIR-V binaries for one target environment.
 
-usage: validate_spv.py [--max-id-bound N] ENV FILE [FILE...]
+usage: validate_spv.py [--max-id-bound N] [--scalar-block-layout] ENV FILE [FILE...]
 
 Each FILE must pass `spirv-val --target-env ENV` and hold no OpBitcast of a
 Logical pointer (check_no_logical_ptr_bitcast.py; Debian's spirv-val does not
-catch it).  --max-id-bound N is passed to spirv-val (a module lowered under
-fatomic-opt's --max-id-bound).  Exit 0 and print nothing when every file is
+catch it).  --max-id-bound N and --scalar-block-layout are passed to
+spirv-val (a module lowered under fatomic-opt's --max-id-bound, one in
+scalar block layout).  Exit 0 and print nothing when every file is
 clean.
 """
 import os
@@ -43,6 +44,8 @@ def main():
         if len(args) < 2 or not args[1].isdigit():
             sys.exit("validate_spv.py: --max-id-bound needs a decimal number\n" + __doc__)
         val_args, args = args[:2], args[2:]
+    if args[:1] == ["--scalar-block-layout"]:
+        val_args, args = val_args + args[:1], args[1:]
     if len(args) < 2 or args[0].startswith("-"):
         sys.exit(__doc__)
     errors = [e for e in (check(args[0], f, val_args) for f in args[1:]) if e]

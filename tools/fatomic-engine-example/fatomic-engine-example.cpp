@@ -146,13 +146,21 @@ bool targetAndOptions(const CommandLine &L, fatomic::TargetModel &Target,
     }
     Target = std::move(*Profile);
   }
-  std::string Text = L.OptionText;
-  if (!L.NativeText.empty())
-    Text += (Text.empty() ? "native=" : ",native=") + L.NativeText;
-  std::optional<fatomic::LoweringOptions> Parsed = fatomic::parseOptions(Text, Error);
+  std::optional<fatomic::LoweringOptions> Parsed = fatomic::parseOptions(L.OptionText, Error);
   if (!Parsed) {
     std::cerr << "error: " << Error << '\n';
     return false;
+  }
+  // --native adds to a native= of --options (a second native= item would
+  // replace the first).
+  if (!L.NativeText.empty()) {
+    std::optional<fatomic::LoweringOptions> Native =
+        fatomic::parseOptions("native=" + L.NativeText, Error);
+    if (!Native) {
+      std::cerr << "error: " << Error << '\n';
+      return false;
+    }
+    Parsed->Native.insert(Parsed->Native.end(), Native->Native.begin(), Native->Native.end());
   }
   Options = *Parsed;
   return true;
