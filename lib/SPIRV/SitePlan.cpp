@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace fatomic::spirv {
@@ -497,10 +498,16 @@ bool constantWithoutNaN(const Module &M, uint32_t Id, unsigned Depth = 0) {
 /// site (the load-decided fix-up), puts no NaN in memory (propagate's
 /// single atomic) and comes before all of the site's operations, after
 /// which memory only moves up the order (the bound cache).
-bool initialisesBefore(const Module &M, const BarrierOrder &Order, const Site &S,
+/// \p Order is made on the first question, so that a module without such a
+/// store pays nothing for it.
+bool initialisesBefore(const Module &M, std::optional<BarrierOrder> &Order, const Site &S,
                        const Write &W) {
-  return S.Kind == MemKind::SharedRetype && M.inst(W.Inst).Opcode == Op::OpStore &&
-         constantWithoutNaN(M, M.operand(W.Inst, 1)) && Order.before(W.Inst, S.Atomic);
+  if (S.Kind != MemKind::SharedRetype || M.inst(W.Inst).Opcode != Op::OpStore ||
+      !constantWithoutNaN(M, M.operand(W.Inst, 1)))
+    return false;
+  if (!Order)
+    Order.emplace(M);
+  return Order->before(W.Inst, S.Atomic);
 }
 
 RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
@@ -520,7 +527,7 @@ void SitePlanner::markExclusiveSites() {
   if (C.Opts.Writers != WriterScope::Module)
     return;
   WriterAnalysis Analysis(M); // the use lists built by collect() are current
-  const BarrierOrder Order(M);
+  std::optional<BarrierOrder> Order; // made where a store may initialise
   std::unordered_map<uint32_t, RootWrites> ByRoot;
   for (Site &S : Plan.Sites) {
     if (S.Kind != MemKind::BufferAlias && S.Kind != MemKind::SharedRetype)
