@@ -155,11 +155,15 @@ struct FloatAtomic {
   Instruction *Funclet = nullptr;
 };
 
+/// The operand number of a collected atomic's value: an atomicrmw's
+/// operands are the pointer and the value; a DXIL call's are its arguments.
+unsigned valueOperandNo(const Instruction &Inst) {
+  return isa<AtomicRMWInst>(Inst) ? 1u : unsigned(DxilArgValue);
+}
+
 /// The operand of a collected atomic.
 Value *valueOperand(Instruction &Inst) {
-  return isa<AtomicRMWInst>(Inst)
-             ? cast<AtomicRMWInst>(Inst).getValOperand()
-             : cast<CallInst>(Inst).getArgOperand(DxilArgValue);
+  return Inst.getOperand(valueOperandNo(Inst));
 }
 
 /// Scalar FP types whose bits the integer atomics order correctly: IEEE-like
@@ -1715,9 +1719,7 @@ void freezeOperands(Function &F, ArrayRef<FloatAtomic> Atomics,
   for (ArrayRef<FloatAtomic> List : {Atomics, ToOutline})
     for (const FloatAtomic &A : List) {
       Instruction &Inst = *A.Inst;
-      // An atomicrmw's operands are the pointer and the value.
-      const unsigned OpNo =
-          isa<AtomicRMWInst>(Inst) ? 1u : unsigned(DxilArgValue);
+      const unsigned OpNo = valueOperandNo(Inst);
       Value *V = Inst.getOperand(OpNo);
       if (isGuaranteedNotToBeUndefOrPoison(V))
         continue;
