@@ -324,6 +324,46 @@ struct Probe {
     }
   }
 
+  /// The create infos of one ray generation pipeline per module (KHR or
+  /// NV), each module chained into its stage, with one general group; the
+  /// handles start non-null, so that the output shows the layer nulling
+  /// them.
+  template <typename Info> struct RayGenBatch {
+    std::vector<std::vector<uint32_t>> Words;
+    std::vector<VkShaderModuleCreateInfo> Modules;
+    std::vector<VkPipelineShaderStageCreateInfo> Stages;
+    std::vector<Info> Infos;
+    std::vector<VkPipeline> Pipelines;
+  };
+  template <typename Info, typename Group>
+  static bool makeRayGenBatch(const std::vector<const char *> &Paths, VkStructureType InfoType,
+                              const Group &G, VkPipelineLayout Layout, RayGenBatch<Info> &B) {
+    const size_t N = Paths.size();
+    B.Words.resize(N);
+    B.Modules.assign(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
+    B.Stages.resize(N);
+    B.Infos.assign(N, Info{InfoType});
+    for (size_t K = 0; K < N; ++K) {
+      size_t Size;
+      if (!read(Paths[K], B.Words[K], Size))
+        return false;
+      B.Modules[K].codeSize = Size;
+      B.Modules[K].pCode = B.Words[K].data();
+      // VK_SHADER_STAGE_RAYGEN_BIT_NV is the same bit.
+      B.Stages[K] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &B.Modules[K], 0,
+                     VK_SHADER_STAGE_RAYGEN_BIT_KHR, VK_NULL_HANDLE, "main", nullptr};
+      B.Infos[K].stageCount = 1;
+      B.Infos[K].pStages = &B.Stages[K];
+      B.Infos[K].groupCount = 1;
+      B.Infos[K].pGroups = &G;
+      B.Infos[K].layout = Layout;
+    }
+    B.Pipelines.resize(N);
+    for (VkPipeline &P : B.Pipelines)
+      std::memset(&P, 0xff, sizeof P);
+    return true;
+  }
+
   /// One vkCreateRayTracingPipelinesNV call for a pipeline per module, each
   /// module chained into its ray generation stage.
   bool createRayTracingPipelinesNV(const std::vector<const char *> &Paths) {
@@ -334,39 +374,20 @@ struct Probe {
     if (!Create)
       return false;
     const Layouts L(Device, VK_SHADER_STAGE_RAYGEN_BIT_NV);
-    const size_t N = Paths.size();
-    std::vector<std::vector<uint32_t>> Words(N);
-    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
-    std::vector<VkPipelineShaderStageCreateInfo> Stages(N);
     const VkRayTracingShaderGroupCreateInfoNV Group{
         VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_NV, nullptr,
         VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_NV, 0, VK_SHADER_UNUSED_NV,
         VK_SHADER_UNUSED_NV, VK_SHADER_UNUSED_NV};
-    std::vector<VkRayTracingPipelineCreateInfoNV> Infos(
-        N, {VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_NV});
-    for (size_t K = 0; K < N; ++K) {
-      size_t Size;
-      if (!read(Paths[K], Words[K], Size))
-        return false;
-      Modules[K].codeSize = Size;
-      Modules[K].pCode = Words[K].data();
-      Stages[K] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
-                   VK_SHADER_STAGE_RAYGEN_BIT_NV, VK_NULL_HANDLE, "main", nullptr};
-      Infos[K].stageCount = 1;
-      Infos[K].pStages = &Stages[K];
-      Infos[K].groupCount = 1;
-      Infos[K].pGroups = &Group;
-      Infos[K].maxRecursionDepth = 1;
-      Infos[K].layout = L.Layout;
-    }
-    // Non-null, so that the output shows the layer nulling them.
-    std::vector<VkPipeline> Pipelines(N);
-    for (VkPipeline &P : Pipelines)
-      std::memset(&P, 0xff, sizeof P);
-    const VkResult R = Create(Device, VK_NULL_HANDLE, static_cast<uint32_t>(N), Infos.data(),
-                              nullptr, Pipelines.data());
+    RayGenBatch<VkRayTracingPipelineCreateInfoNV> B;
+    if (!makeRayGenBatch(Paths, VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_NV, Group,
+                         L.Layout, B))
+      return false;
+    for (VkRayTracingPipelineCreateInfoNV &I : B.Infos)
+      I.maxRecursionDepth = 1;
+    const VkResult R = Create(Device, VK_NULL_HANDLE, static_cast<uint32_t>(Paths.size()),
+                              B.Infos.data(), nullptr, B.Pipelines.data());
     std::printf("vkCreateRayTracingPipelinesNV: %s\n", resultName(R));
-    reportRayTracingPipelines(Paths, Pipelines, R == VK_SUCCESS);
+    reportRayTracingPipelines(Paths, B.Pipelines, R == VK_SUCCESS);
     return R == VK_SUCCESS;
   }
 
@@ -387,37 +408,18 @@ struct Probe {
     if (!Create || !CreateOp || !DestroyOp || !Join || !Result)
       return false;
     const Layouts L(Device, VK_SHADER_STAGE_RAYGEN_BIT_KHR);
-    const size_t N = Paths.size();
-    std::vector<std::vector<uint32_t>> Words(N);
-    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
-    std::vector<VkPipelineShaderStageCreateInfo> Stages(N);
     const VkRayTracingShaderGroupCreateInfoKHR Group = fatomic::vk::generalShaderGroup(0);
-    std::vector<VkRayTracingPipelineCreateInfoKHR> Infos(
-        N, {VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR});
-    for (size_t K = 0; K < N; ++K) {
-      size_t Size;
-      if (!read(Paths[K], Words[K], Size))
-        return false;
-      Modules[K].codeSize = Size;
-      Modules[K].pCode = Words[K].data();
-      Stages[K] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
-                   VK_SHADER_STAGE_RAYGEN_BIT_KHR, VK_NULL_HANDLE, "main", nullptr};
-      Infos[K].stageCount = 1;
-      Infos[K].pStages = &Stages[K];
-      Infos[K].groupCount = 1;
-      Infos[K].pGroups = &Group;
-      Infos[K].maxPipelineRayRecursionDepth = 1;
-      Infos[K].layout = L.Layout;
-    }
+    RayGenBatch<VkRayTracingPipelineCreateInfoKHR> B;
+    if (!makeRayGenBatch(Paths, VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR, Group,
+                         L.Layout, B))
+      return false;
+    for (VkRayTracingPipelineCreateInfoKHR &I : B.Infos)
+      I.maxPipelineRayRecursionDepth = 1;
     VkDeferredOperationKHR Op;
     if (CreateOp(Device, nullptr, &Op) != VK_SUCCESS)
       return false;
-    // Non-null, so that the output shows the layer nulling them.
-    std::vector<VkPipeline> Pipelines(N);
-    for (VkPipeline &P : Pipelines)
-      std::memset(&P, 0xff, sizeof P);
-    VkResult R = Create(Device, Op, VK_NULL_HANDLE, static_cast<uint32_t>(N), Infos.data(),
-                        nullptr, Pipelines.data());
+    VkResult R = Create(Device, Op, VK_NULL_HANDLE, static_cast<uint32_t>(Paths.size()),
+                        B.Infos.data(), nullptr, B.Pipelines.data());
     std::printf("vkCreateRayTracingPipelinesKHR: %s", resultName(R));
     if (R == VK_OPERATION_DEFERRED_KHR) {
       while (Join(Device, Op) == VK_THREAD_IDLE_KHR) {
@@ -429,7 +431,7 @@ struct Probe {
     std::printf("\n");
     DestroyOp(Device, Op, nullptr);
     const bool Created = R == VK_SUCCESS || R == VK_OPERATION_NOT_DEFERRED_KHR;
-    reportRayTracingPipelines(Paths, Pipelines, Created);
+    reportRayTracingPipelines(Paths, B.Pipelines, Created);
     return Created;
   }
 
