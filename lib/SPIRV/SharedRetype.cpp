@@ -112,7 +112,10 @@ bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
   case Op::OpEntryPoint:
     return true;
   case Op::OpExtInst:
-    return isDebugOnlyUse(M, User, Word);
+    // Debug information, or an operand whose pointee holds no 32- or 64-bit
+    // float (GLSL.std.450 Frexp's exponent in an integer member): the
+    // retype leaves that pointer's type as it was.
+    return isDebugOnlyUse(M, User, Word) || (Word >= 2 && !C.hasFloat(PT));
   case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
   case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
   case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
