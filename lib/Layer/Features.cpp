@@ -254,31 +254,27 @@ void dropExtensions(DriverCreateInfo &D, const PhysicalInfo &P) {
 
 /// Clears (or unlinks) the emulated float bits; returns true when an
 /// emulated f64 bit was asked for.
-bool removeEmulatedBits(DriverCreateInfo &D, const PhysicalInfo &P,
-                        ScopedEdits &Edits) {
-  auto [Prev1, F1] = findInChain(
-      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
-  if (F1 && !P.HasFloat1)
-    Edits.unlinkAfter(Prev1);
-  auto [Prev2, F2] = findInChain(
-      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
-  if (!F2)
+bool removeEmulatedBits(ChainCopy &Chain, const PhysicalInfo &P) {
+  if (!P.HasFloat1)
+    Chain.drop(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  auto *S = Chain.find<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+  if (!S)
     return false;
-  auto *S = as<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(F2);
   bool F64 = false;
   auto Clear = [&](const VkBool32 &Bit, Feature Ft, bool Is64) {
     if (!Bit || P.Target.has(Ft))
       return;
     F64 |= Is64;
     if (P.HasFloat2)
-      Edits.set(&Bit, VkBool32(VK_FALSE));
+      Chain.set(&Bit, VkBool32(VK_FALSE));
   };
   Clear(S->shaderBufferFloat32AtomicMinMax, Feature::ShaderBufferFloat32AtomicMinMax, false);
   Clear(S->shaderSharedFloat32AtomicMinMax, Feature::ShaderSharedFloat32AtomicMinMax, false);
   Clear(S->shaderBufferFloat64AtomicMinMax, Feature::ShaderBufferFloat64AtomicMinMax, true);
   Clear(S->shaderSharedFloat64AtomicMinMax, Feature::ShaderSharedFloat64AtomicMinMax, true);
   if (!P.HasFloat2)
-    Edits.unlinkAfter(Prev2);
+    Chain.drop(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
   return F64;
 }
 
@@ -298,33 +294,27 @@ void addExtension(DriverCreateInfo &D, const char *Name) {
 /// (and Int64Atomics in the lowered module) needs VK_KHR_shader_atomic_int64
 /// enabled, which the layer then enables too (harmless on 1.2, where it is
 /// promoted).
-void enableInt64(DriverCreateInfo &D, const PhysicalInfo &P, ScopedEdits &Edits) {
-  auto [P12, V12] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  auto [PI, I64] = findInChain(
-      &D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
-  VkBool32 B = P.BufferInt64Atomics, S = P.SharedInt64Atomics;
-  if (V12) {
-    auto *F = as<VkPhysicalDeviceVulkan12Features>(V12);
-    Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
-    Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
+void enableInt64(DriverCreateInfo &D, ChainCopy &Chain, const PhysicalInfo &P) {
+  const VkBool32 B = P.BufferInt64Atomics, S = P.SharedInt64Atomics;
+  if (auto *F = Chain.find<VkPhysicalDeviceVulkan12Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)) {
+    Chain.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
+    Chain.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
   } else {
-    if (I64) {
-      auto *F = as<VkPhysicalDeviceShaderAtomicInt64Features>(I64);
-      Edits.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
-      Edits.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
+    if (auto *F = Chain.find<VkPhysicalDeviceShaderAtomicInt64Features>(
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES)) {
+      Chain.set(&F->shaderBufferInt64Atomics, VkBool32(F->shaderBufferInt64Atomics | B));
+      Chain.set(&F->shaderSharedInt64Atomics, VkBool32(F->shaderSharedInt64Atomics | S));
     } else {
       D.Int64.shaderBufferInt64Atomics = B;
       D.Int64.shaderSharedInt64Atomics = S;
-      D.Int64.pNext = const_cast<void *>(D.Info.pNext);
-      D.Info.pNext = &D.Int64;
+      Chain.prepend(reinterpret_cast<VkBaseOutStructure *>(&D.Int64));
     }
     if (P.HasInt64Atomics)
       addExtension(D, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   }
-  auto [PF, F2] = findInChain(&D.Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  if (F2) {
-    auto *F = as<VkPhysicalDeviceFeatures2>(F2);
-    Edits.set(&F->features.shaderInt64, VkBool32(F->features.shaderInt64 | P.ShaderInt64));
+  if (auto *F = Chain.find<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)) {
+    Chain.set(&F->features.shaderInt64, VkBool32(F->features.shaderInt64 | P.ShaderInt64));
     return;
   }
   if (D.Info.pEnabledFeatures)
@@ -342,9 +332,18 @@ VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
   DriverCreateInfo D;
   D.Info = *Info;
   dropExtensions(D, P);
-  ScopedEdits Edits;
-  if (removeEmulatedBits(D, P, Edits))
-    enableInt64(D, P, Edits);
+  // The structures the layer may change, copied (Chain.h).
+  static const StructTypes Changed{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT,
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  ChainGuard Guard(needsInPlace(Info->pNext, Changed));
+  ChainCopy Chain(Info->pNext, Changed);
+  if (removeEmulatedBits(Chain, P))
+    enableInt64(D, Chain, P);
+  D.Info.pNext = Chain.first();
   return Next(Phys, &D.Info, Alloc, Device);
 }
 

@@ -144,12 +144,37 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
 }
 
 namespace {
+/// What a pipeline stage's chain may have changed: its module.
+const StructTypes ModuleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+
+/// The stages of a pipeline create info.
+std::pair<const VkPipelineShaderStageCreateInfo *, uint32_t>
+stagesOf(const VkComputePipelineCreateInfo &I) {
+  return {&I.stage, 1};
+}
+template <typename Info>
+std::pair<const VkPipelineShaderStageCreateInfo *, uint32_t> stagesOf(const Info &I) {
+  return {I.pStages, I.pStages ? I.stageCount : 0};
+}
+
+/// Whether changing a stage's module of \p Infos would edit the
+/// application's own structures (Chain.h).
+template <typename Info> bool stagesNeedInPlace(const Info *Infos, uint32_t Count) {
+  for (uint32_t K = 0; K < Count; ++K) {
+    auto [Stages, N] = stagesOf(Infos[K]);
+    for (uint32_t J = 0; J < N; ++J)
+      if (Stages[J].module == VK_NULL_HANDLE && needsInPlace(Stages[J].pNext, ModuleInfo))
+        return true;
+  }
+  return false;
+}
+
 /// Pipeline stages whose chained VkShaderModuleCreateInfo is lowered: the
 /// copies handed to the driver and the lowered words they point to.
 struct StageRewriter {
   DeviceData &D;
   const char *What;
-  ScopedEdits Edits;
+  std::vector<std::unique_ptr<ChainCopy>> Chains;
   std::vector<std::unique_ptr<VkShaderModuleCreateInfo>> Infos;
   std::vector<std::unique_ptr<std::vector<uint32_t>>> Code;
   std::vector<std::unique_ptr<std::vector<VkPipelineShaderStageCreateInfo>>> Stages;
@@ -162,8 +187,8 @@ struct StageRewriter {
     for (uint32_t K = 0; K < Count; ++K) {
       if (In[K].module != VK_NULL_HANDLE)
         continue;
-      auto [Prev, Node] =
-          findInChain(&In[K], VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      const VkBaseOutStructure *Node =
+          findInChain(&In[K], VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO).second;
       if (!Node)
         continue;
       const auto *M = reinterpret_cast<const VkShaderModuleCreateInfo *>(Node);
@@ -183,7 +208,11 @@ struct StageRewriter {
       Copy->pCode = Words->data();
       Copy->codeSize = Words->size() * 4;
       dumpModule(Copy->pCode, Copy->codeSize);
-      link((*Out)[K], In[K], Prev, Copy.get());
+      // The stage's chain reaches the copy where it reached the
+      // application's VkShaderModuleCreateInfo.
+      Chains.push_back(std::make_unique<ChainCopy>(In[K].pNext, ModuleInfo));
+      Chains.back()->replace(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, Copy.get());
+      (*Out)[K].pNext = Chains.back()->first();
       Infos.push_back(std::move(Copy));
       Code.push_back(std::move(Words));
     }
@@ -191,18 +220,6 @@ struct StageRewriter {
       return In;
     Stages.push_back(std::move(Out));
     return Stages.back()->data();
-  }
-
-  /// Makes the copied stage's chain reach \p Copy where it reached the
-  /// application's VkShaderModuleCreateInfo.
-  void link(VkPipelineShaderStageCreateInfo &Stage,
-            const VkPipelineShaderStageCreateInfo &Orig, VkBaseOutStructure *Prev,
-            VkShaderModuleCreateInfo *Copy) {
-    if (Prev == reinterpret_cast<const VkBaseOutStructure *>(&Orig))
-      Stage.pNext = Copy;
-    else
-      Edits.set<VkBaseOutStructure *>(&Prev->pNext,
-                                      reinterpret_cast<VkBaseOutStructure *>(Copy));
   }
 };
 
@@ -218,6 +235,7 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
   DeviceData *D = deviceOf(Device);
   if (!D)
     return VK_ERROR_INITIALIZATION_FAILED;
+  ChainGuard Guard(stagesNeedInPlace(Infos, Count));
   StageRewriter R{*D, What, {}, {}, {}, {}};
   std::vector<Info> Copies(Infos, Infos + Count);
   bool Failed = false;
@@ -269,7 +287,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
 }
 
 // A deferred operation may read the create infos after the call returns,
-// and the lowered copies (and the edits of the application's chains) last
+// and the lowered copies (and the layer's copies of the stages' chains) last
 // only for the call.  So where a stage was rewritten, the pipelines are
 // created at once, with no deferred operation below, and the call reports
 // VK_OPERATION_NOT_DEFERRED_KHR as a driver that chose not to defer does;

@@ -1,6 +1,7 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [--api 1.1|1.2] [--pipeline | --shader-object |
+//   fatomic-layer-probe [--device N] [--api 1.1|1.2] [--read-only] [--threads N]
+//                       [--unknown-struct] [--pipeline | --shader-object |
 //                       --ray-tracing | --ray-tracing-nv] [MODULE.spv...]
 //
 // Creates an instance with VK_EXT_debug_utils and a messenger that prints
@@ -30,6 +31,15 @@
 // RESULT" and each module's line.  Every mode prints whether the device
 // gives vkCreateRayTracingPipelinesKHR and vkCreateRayTracingPipelinesNV.
 // --api sets the instance's Vulkan version (default 1.2).
+// --read-only puts the device create info with its feature chain, and each
+// pipeline's create info with its stage chain, in memory made read-only
+// (Vulkan declares them const).  With either of --read-only and --threads
+// the stage's chain holds a VkDebugUtilsObjectNameInfoEXT before the
+// module.  --threads N creates
+// each --pipeline from one create info on N threads at once, 8 times each,
+// and prints "MODULE: pipeline: N threads: K created" and whether the
+// application's chain is as it was.  --unknown-struct puts a struct of a
+// type no Vulkan header has before the module in the stage's chain.
 // Run it with
 // the layer enabled (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) to see what an
 // application sees.
@@ -44,12 +54,17 @@
 
 #include <vulkan/vulkan.h>
 
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -81,6 +96,44 @@ const char *resultName(VkResult R) {
   }
 }
 
+/// Memory for structures that is made read-only once they are in it.
+class ReadOnlyArena {
+public:
+  ReadOnlyArena() {
+    void *P = mmap(nullptr, Size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    Base = P == MAP_FAILED ? nullptr : static_cast<char *>(P);
+  }
+  ~ReadOnlyArena() {
+    if (Base)
+      munmap(Base, Size);
+  }
+  ReadOnlyArena(const ReadOnlyArena &) = delete;
+  ReadOnlyArena &operator=(const ReadOnlyArena &) = delete;
+  /// A copy of \p V in the arena (null when it is full or failed).
+  template <typename T> T *put(const T &V) {
+    Used = (Used + alignof(std::max_align_t) - 1) & ~(alignof(std::max_align_t) - 1);
+    if (!Base || Used + sizeof(T) > Size)
+      return nullptr;
+    T *P = reinterpret_cast<T *>(Base + Used);
+    std::memcpy(static_cast<void *>(P), &V, sizeof(T));
+    Used += sizeof(T);
+    return P;
+  }
+  bool seal() { return Base && mprotect(Base, Size, PROT_READ) == 0; }
+
+private:
+  static constexpr size_t Size = 1 << 16;
+  char *Base = nullptr;
+  size_t Used = 0;
+};
+
+/// A struct of a type that no Vulkan header has (--unknown-struct).
+struct UnknownStruct {
+  VkStructureType sType = static_cast<VkStructureType>(0x7ffe0001);
+  const void *pNext = nullptr;
+  uint64_t Payload[3] = {1, 2, 3};
+};
+
 struct Probe {
   VkInstance Instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT Messenger = VK_NULL_HANDLE;
@@ -95,6 +148,9 @@ struct Probe {
   VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT Gpl{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
   uint32_t ApiVersion = VK_API_VERSION_1_2; ///< --api
+  bool ReadOnly = false;      ///< --read-only
+  unsigned Threads = 0;       ///< --threads
+  bool Unknown = false;       ///< --unknown-struct
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
@@ -242,7 +298,38 @@ struct Probe {
     CI.pQueueCreateInfos = &Q;
     CI.enabledExtensionCount = static_cast<uint32_t>(DeviceExtensions.size());
     CI.ppEnabledExtensionNames = DeviceExtensions.data();
-    return vkCreateDevice(Phys, &CI, nullptr, &Device);
+    if (!ReadOnly)
+      return vkCreateDevice(Phys, &CI, nullptr, &Device);
+    ReadOnlyArena A;
+    const VkDeviceCreateInfo *Sealed = sealDeviceChain(A, CI);
+    if (!Sealed || !A.seal())
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+    return vkCreateDevice(Phys, Sealed, nullptr, &Device);
+  }
+
+  /// A copy of \p CI and of the feature structs in its chain in \p A.
+  const VkDeviceCreateInfo *sealDeviceChain(ReadOnlyArena &A, const VkDeviceCreateInfo &CI) {
+    VkDeviceCreateInfo Copy = CI;
+    auto *Prev = reinterpret_cast<VkBaseOutStructure *>(&Copy);
+    for (auto *P = static_cast<const VkBaseInStructure *>(CI.pNext); P; P = P->pNext) {
+      const void *Node = nullptr;
+      if (P->sType == F1.sType)
+        Node = A.put(F1);
+      else if (P->sType == F2.sType)
+        Node = A.put(F2);
+      else if (P->sType == Gpl.sType)
+        Node = A.put(Gpl);
+      else if (P->sType == ShaderObject.sType)
+        Node = A.put(ShaderObject);
+      else if (P->sType == RayTracing.sType)
+        Node = A.put(RayTracing);
+      if (!Node)
+        return nullptr;
+      Prev->pNext = static_cast<VkBaseOutStructure *>(const_cast<void *>(Node));
+      Prev = Prev->pNext;
+    }
+    Prev->pNext = nullptr;
+    return A.put(Copy);
   }
 
   static bool read(const char *Path, std::vector<uint32_t> &Words,
@@ -292,17 +379,64 @@ struct Probe {
     VkShaderModuleCreateInfo M{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     M.codeSize = Size;
     M.pCode = Words.data();
+    ReadOnlyArena A;
+    const void *Chain = ReadOnly ? A.put(M) : &M;
+    VkDebugUtilsObjectNameInfoEXT Name{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                       Chain, VK_OBJECT_TYPE_SHADER_MODULE, 0, "probe"};
+    if (ReadOnly || Threads)
+      Chain = ReadOnly ? static_cast<const void *>(A.put(Name)) : &Name;
+    UnknownStruct U;
+    if (Unknown) {
+      U.pNext = Chain;
+      Chain = ReadOnly ? static_cast<const void *>(A.put(U)) : &U;
+    }
     VkComputePipelineCreateInfo CI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    CI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &M, 0,
+    CI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, Chain, 0,
                 VK_SHADER_STAGE_COMPUTE_BIT, VK_NULL_HANDLE, "main", nullptr};
     CI.layout = L.Layout;
+    const VkComputePipelineCreateInfo *Info = ReadOnly ? A.put(CI) : &CI;
+    if (!Info || (ReadOnly && !A.seal()))
+      return false;
+    if (Threads)
+      return createPipelineOnThreads(Path, Info);
     VkPipeline P = VK_NULL_HANDLE;
-    VkResult R = vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CI, nullptr, &P);
+    VkResult R = vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, Info, nullptr, &P);
     std::printf("%s: pipeline: %s%s\n", Path, resultName(R),
                 R != VK_SUCCESS && P == VK_NULL_HANDLE ? " (no pipeline)" : "");
     if (P)
       vkDestroyPipeline(Device, P, nullptr);
     return R == VK_SUCCESS;
+  }
+
+  /// Creates the pipeline of \p Info on Threads threads at once, 8 times
+  /// on each; the create info and its chain are shared, as Vulkan allows.
+  bool createPipelineOnThreads(const char *Path, const VkComputePipelineCreateInfo *Info) {
+    std::vector<const void *> Before;
+    for (auto *P = static_cast<const VkBaseInStructure *>(Info->stage.pNext); P; P = P->pNext)
+      Before.push_back(P);
+    constexpr unsigned Rounds = 8;
+    std::atomic<unsigned> Created{0};
+    std::vector<std::thread> Pool;
+    for (unsigned T = 0; T < Threads; ++T)
+      Pool.emplace_back([&] {
+        for (unsigned K = 0; K < Rounds; ++K) {
+          VkPipeline P = VK_NULL_HANDLE;
+          if (vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, Info, nullptr, &P) ==
+                  VK_SUCCESS &&
+              P) {
+            ++Created;
+            vkDestroyPipeline(Device, P, nullptr);
+          }
+        }
+      });
+    for (std::thread &T : Pool)
+      T.join();
+    std::vector<const void *> After;
+    for (auto *P = static_cast<const VkBaseInStructure *>(Info->stage.pNext); P; P = P->pNext)
+      After.push_back(P);
+    std::printf("%s: pipeline: %u threads: %u of %u created; chain %s\n", Path, Threads,
+                Created.load(), Threads * Rounds, Before == After ? "as it was" : "changed");
+    return Created == Threads * Rounds && Before == After;
   }
 
   /// Whether the device gives the two commands that create ray tracing
@@ -499,6 +633,7 @@ int main(int Argc, char **Argv) {
   bool Pipelines = false, ShaderObjects = false, RayTracing = false, RayTracingNV = false;
   std::string Api = "1.2";
   std::vector<const char *> Modules;
+  Probe P;
   for (int K = 1; K < Argc; ++K) {
     if (!std::strcmp(Argv[K], "--device") && K + 1 < Argc)
       Index = static_cast<uint32_t>(std::atoi(Argv[++K]));
@@ -512,15 +647,21 @@ int main(int Argc, char **Argv) {
       RayTracingNV = true;
     else if (!std::strcmp(Argv[K], "--api") && K + 1 < Argc)
       Api = Argv[++K];
+    else if (!std::strcmp(Argv[K], "--read-only"))
+      P.ReadOnly = true;
+    else if (!std::strcmp(Argv[K], "--unknown-struct"))
+      P.Unknown = true;
+    else if (!std::strcmp(Argv[K], "--threads") && K + 1 < Argc)
+      P.Threads = static_cast<unsigned>(std::atoi(Argv[++K]));
     else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing + RayTracingNV > 1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.1|1.2] "
+                           "[--read-only] [--threads N] [--unknown-struct] "
                            "[--pipeline | --shader-object | --ray-tracing | --ray-tracing-nv] "
                            "[MODULE.spv...]\n");
       return 1;
     } else
       Modules.push_back(Argv[K]);
   }
-  Probe P;
   if (Api != "1.1" && Api != "1.2") {
     std::fprintf(stderr, "fatomic-layer-probe: --api takes 1.1 or 1.2\n");
     return 1;
