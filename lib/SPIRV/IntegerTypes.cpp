@@ -61,15 +61,18 @@ uint32_t IntegerTypes::cloneAggregate(
   return New;
 }
 
-uint32_t IntegerTypes::cloneAllFloats(uint32_t T) {
-  if (auto It = AllClones.find(T); It != AllClones.end())
+uint32_t IntegerTypes::cloneFloats(uint32_t T, unsigned Widths) {
+  const uint64_t Key = uint64_t(T) << 2 | Widths;
+  if (auto It = Clones.find(Key); It != Clones.end())
     return It->second;
   uint32_t New = T;
-  if (C.hasFloat(T))
+  if (C.hasFloatIn(T, Widths))
     New = cloneAggregate(
-        T, [this](uint32_t E) { return cloneAllFloats(E); },
-        [this](uint32_t S, uint32_t K) { return C.hasFloat(M.operand(M.def(S), K)); });
-  AllClones[T] = New;
+        T, [this, Widths](uint32_t E) { return cloneFloats(E, Widths); },
+        [this, Widths](uint32_t S, uint32_t K) {
+          return C.hasFloatIn(M.operand(M.def(S), K), Widths);
+        });
+  Clones[Key] = New;
   return New;
 }
 

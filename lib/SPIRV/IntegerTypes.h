@@ -24,7 +24,10 @@ public:
   explicit IntegerTypes(LoweringContext &C) : C(C), M(C.M) {}
 
   /// \p Type with every 32- and 64-bit float leaf an unsigned integer.
-  uint32_t cloneAllFloats(uint32_t Type);
+  uint32_t cloneAllFloats(uint32_t Type) { return cloneFloats(Type, AllFloatWidths); }
+  /// \p Type with every float leaf of a width in \p Widths (floatWidthBit)
+  /// an unsigned integer.
+  uint32_t cloneFloats(uint32_t Type, unsigned Widths);
   /// A clone of aggregate \p Type whose elements (struct members for which
   /// \p Convert holds) are \p Elem of the original's; a float becomes an
   /// unsigned integer, any other type stays.
@@ -36,7 +39,7 @@ public:
 private:
   LoweringContext &C;
   Module &M;
-  std::unordered_map<uint32_t, uint32_t> AllClones;
+  std::unordered_map<uint64_t, uint32_t> Clones; ///< (type, widths) -> clone
 };
 
 /// Whether annotation \p R is a Restrict decoration (of an id or a member).

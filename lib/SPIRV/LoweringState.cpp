@@ -86,7 +86,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
   case Op::OpNop:
     break;
   case Op::OpTypeFloat:
-    F = {true, M.operand(D, 0) != 16, false, 1};
+    F = {true, floatWidthBit(M.operand(D, 0)), false, 1};
     break;
   case Op::OpTypeVector:
   case Op::OpTypeMatrix:
@@ -94,7 +94,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
   case Op::OpTypeRuntimeArray: {
     const TypeFacts E = facts(M.operand(D, 0), Depth + 1);
     F.Ok = E.Ok;
-    F.HasFloat = E.HasFloat;
+    F.FloatWidths = E.FloatWidths;
     F.HasMatrix = E.HasMatrix || O == Op::OpTypeMatrix;
     uint64_t N = ~uint64_t{0};
     if (O == Op::OpTypeVector || O == Op::OpTypeMatrix) {
@@ -116,7 +116,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
     for (uint32_t K = 0; K < M.numOperands(D); ++K) {
       const TypeFacts E = facts(M.operand(D, K), Depth + 1);
       F.Ok &= E.Ok;
-      F.HasFloat |= E.HasFloat;
+      F.FloatWidths |= E.FloatWidths;
       F.HasMatrix |= E.HasMatrix;
       F.Leaves = F.Leaves + E.Leaves < F.Leaves ? ~uint64_t{0} : F.Leaves + E.Leaves;
     }

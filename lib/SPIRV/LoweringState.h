@@ -73,13 +73,20 @@ struct CacheVariables {
   uint32_t Bound = 0;
 };
 
+/// The bit of float width \p Width in TypeFacts::FloatWidths (0 for 16).
+constexpr unsigned floatWidthBit(unsigned Width) {
+  return Width == 32 ? 1u : Width == 64 ? 2u : 0u;
+}
+constexpr unsigned AllFloatWidths = floatWidthBit(32) | floatWidthBit(64);
+
 /// What the retyping and element-wise conversions need to know of a type.
 struct TypeFacts {
   bool Ok = false;     ///< defined, a type, acyclic, not too deep
-  /// A 32- or 64-bit float leaf, which retyping turns into an integer.
-  /// 16-bit floats stay: none of their atomics is lowered, and a native
-  /// one on a retyped variable keeps working on them.
-  bool HasFloat = false;
+  /// The widths of its 32- and 64-bit float leaves (floatWidthBit), which
+  /// retyping turns into integers.  16-bit floats stay: none of their
+  /// atomics is lowered, and a native one on a retyped variable keeps
+  /// working on them.
+  unsigned FloatWidths = 0;
   bool HasMatrix = false;
   uint64_t Leaves = 0; ///< scalars in a whole value; ~0 when unbounded
 };
@@ -130,7 +137,9 @@ public:
   /// Facts of \p Type, memoized; not Ok for an id that is no type, a cycle
   /// of types (malformed input), or nesting deeper than MaxTypeDepth.
   TypeFacts facts(uint32_t Type, unsigned Depth = 0);
-  bool hasFloat(uint32_t Type) { return facts(Type).HasFloat; }
+  bool hasFloat(uint32_t Type) { return facts(Type).FloatWidths != 0; }
+  /// Whether \p Type has a float leaf of a width in \p Widths.
+  bool hasFloatIn(uint32_t Type, unsigned Widths) { return facts(Type).FloatWidths & Widths; }
   /// The target's class of memory for an atomic of kind \p K in class \p SC.
   MemoryClass memoryClass(MemKind K, spv::StorageClass SC) const;
 

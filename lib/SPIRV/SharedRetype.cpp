@@ -95,11 +95,12 @@ bool SharedRetype::walk(uint32_t Root, std::vector<Change> &Out) {
 }
 
 // A use that the retype leaves as it is.
-bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
+bool SharedRetype::keepsUse(uint32_t Root, InstRef User, uint32_t Word, uint32_t PT) {
+  const bool Retyped = C.hasFloatIn(PT, Plan.SharedWidths.at(Root));
   switch (M.inst(User).Opcode) {
   case Op::OpAtomicFAddEXT:
-    // Lowered as a CAS loop, or native on an f16 leaf.
-    return Word == 0 && (Plan.SiteOf.count(User) || !C.hasFloat(PT));
+    // Lowered as a CAS loop, or native on a leaf that keeps its type.
+    return Word == 0 && (Plan.SiteOf.count(User) || !Retyped);
   case Op::OpAtomicFMinEXT:
   case Op::OpAtomicFMaxEXT:
     // Lowered (collection makes every one on a retyped float a site), or
@@ -112,16 +113,16 @@ bool SharedRetype::keepsUse(InstRef User, uint32_t Word, uint32_t PT) {
   case Op::OpEntryPoint:
     return true;
   case Op::OpExtInst:
-    // Debug information, or an operand whose pointee holds no 32- or 64-bit
-    // float (GLSL.std.450 Frexp's exponent in an integer member): the
-    // retype leaves that pointer's type as it was.
-    return isDebugOnlyUse(M, User, Word) || (Word >= 2 && !C.hasFloat(PT));
+    // Debug information, or an operand whose pointee holds no float that
+    // the retype changes (GLSL.std.450 Frexp's exponent in an integer
+    // member): that pointer keeps its type.
+    return isDebugOnlyUse(M, User, Word) || (Word >= 2 && !Retyped);
   case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin:
   case Op::OpAtomicUMin: case Op::OpAtomicSMax: case Op::OpAtomicUMax:
   case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
   case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
   case Op::OpAtomicCompareExchange:
-    return !C.hasFloat(PT); // an integer leaf: unchanged by the retype
+    return !Retyped; // an integer leaf: unchanged by the retype
   default:
     return false;
   }
@@ -190,8 +191,10 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
   case Op::OpCopyMemory:
     return visitAccess(Root, User, PT, Out, Work, Seen);
   case Op::OpExtInst:
+    if (keepsUse(Root, User, U.Word, PT))
+      return true;
     if (!isModfOut(User, U.Word))
-      return keepsUse(User, U.Word, PT) || unsupportedUse(Root, User);
+      return unsupportedUse(Root, User);
     Out.push_back({User, Edit::Modf});
     return checkValue(Root, User, M.inst(User).TypeId, PT);
   case Op::OpFunctionCall:
@@ -203,7 +206,7 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
                 "once by itself)");
     return false;
   default:
-    if (keepsUse(User, U.Word, PT))
+    if (keepsUse(Root, User, U.Word, PT))
       return true;
     break;
   }
@@ -233,7 +236,8 @@ bool SharedRetype::checkPaths() {
 
 void SharedRetype::retypeVariable(uint32_t Root) {
   const InstRef VarDef = M.def(Root);
-  const uint32_t NewPointee = Types.cloneAllFloats(C.pointee(C.typeOf(Root)));
+  const uint32_t NewPointee =
+      Types.cloneFloats(C.pointee(C.typeOf(Root)), Plan.SharedWidths.at(Root));
   const uint32_t NewPtrType = M.typePointer(StorageClass::Workgroup, NewPointee);
   M.setType(VarDef, NewPtrType);
   if (M.numOperands(VarDef) > 1) {
@@ -305,11 +309,12 @@ void SharedRetype::convertModf(InstRef R) {
   Edits.Dropped.insert(R);
 }
 
-void SharedRetype::applyChange(const Change &Ch) {
+void SharedRetype::applyChange(uint32_t Root, const Change &Ch) {
   const InstRef R = Ch.Inst;
   switch (Ch.What) {
   case Edit::Pointer: {
-    const uint32_t Retyped = Types.cloneAllFloats(C.pointee(M.inst(R).TypeId));
+    const uint32_t Retyped =
+        Types.cloneFloats(C.pointee(M.inst(R).TypeId), Plan.SharedWidths.at(Root));
     const uint32_t PtrType = M.typePointer(StorageClass::Workgroup, Retyped);
     M.setType(R, PtrType);
     return;
@@ -330,7 +335,7 @@ void SharedRetype::apply() {
   for (const auto &[Root, List] : Changes) {
     retypeVariable(Root);
     for (const Change &Ch : List)
-      applyChange(Ch);
+      applyChange(Root, Ch);
   }
 }
 

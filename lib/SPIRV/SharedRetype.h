@@ -1,10 +1,11 @@
 //===- SharedRetype.h - The integer view of Workgroup memory: a retype ----===//
 //
 // A Workgroup variable with float min/max atomics is retyped: its type
-// becomes the same type with every 32- and 64-bit float an unsigned integer,
-// and every access is rewritten (pointers take the new types, loads and
-// stores convert the value, a copy of memory whose two sides now differ
-// becomes a load, a conversion and a store).
+// becomes the same type with every float of its sites' widths (32, 64) an
+// unsigned integer (floats of other widths keep their type), and every
+// access is rewritten (pointers take the new types, loads and stores
+// convert the value, a copy of memory whose two sides now differ becomes a
+// load, a conversion and a store).
 //
 // One walk over the pointers derived from each variable, during collection,
 // both checks every use and records the edit it needs; apply() performs the
@@ -63,13 +64,13 @@ private:
                 std::vector<uint32_t> &Work, std::set<uint32_t> &Seen);
   bool visitAccess(uint32_t Root, InstRef User, uint32_t PT, std::vector<Change> &Out,
                    std::vector<uint32_t> &Work, std::set<uint32_t> &Seen);
-  bool keepsUse(InstRef User, uint32_t Word, uint32_t PT);
+  bool keepsUse(uint32_t Root, InstRef User, uint32_t Word, uint32_t PT);
   /// Reports \p User as a use of \p Root the retype cannot rewrite.
   bool unsupportedUse(uint32_t Root, InstRef User);
   bool checkValue(uint32_t Root, InstRef User, uint32_t Type, uint32_t PT);
   bool malformed(InstRef User, const char *What);
   void retypeVariable(uint32_t Root);
-  void applyChange(const Change &Ch);
+  void applyChange(uint32_t Root, const Change &Ch);
   void convertResult(InstRef R, uint32_t NewPT);
   void convertStored(InstRef R, uint32_t NewPT);
   void convertModf(InstRef R);

@@ -331,8 +331,10 @@ void SitePlanner::collectRoots() {
     const Site &S = Plan.Sites[I];
     if (S.Kind == MemKind::BufferAlias)
       Plan.BufferRoots[S.Root].push_back(I);
-    else if (S.Kind == MemKind::SharedRetype)
+    else if (S.Kind == MemKind::SharedRetype) {
       Plan.SharedRoots.insert(S.Root);
+      Plan.SharedWidths[S.Root] |= floatWidthBit(S.Width);
+    }
     else if (S.Kind == MemKind::ImageRetype)
       Plan.ImageRoots.insert(S.Root);
   }
@@ -347,8 +349,10 @@ bool SitePlanner::collectNativeOnRetyped(const std::vector<InstRef> &Native) {
     if (Plan.SharedRoots.empty())
       break;
     const uint32_t Cur = chainRoot(C, M.operand(R, 0), Chain);
-    // A leaf that keeps its float type (f16) keeps its native atomic.
-    if (!Plan.SharedRoots.count(Cur) || !C.hasFloat(M.inst(R).TypeId))
+    // A leaf that keeps its float type (f16, or a width with no lowered
+    // site) keeps its native atomic.
+    if (!Plan.SharedRoots.count(Cur) ||
+        !C.hasFloatIn(M.inst(R).TypeId, Plan.SharedWidths[Cur]))
       continue;
     Site S;
     if (analyze(R, S, /*EvenIfNative=*/true))
@@ -413,8 +417,9 @@ bool SitePlanner::collectRetypedAdds() {
         if (M.inst(R).Opcode != Op::OpAtomicFAddEXT)
           continue;
         const uint32_t Cur = chainRoot(C, M.operand(R, 0), Chain);
-        if (!Plan.SharedRoots.count(Cur) || !C.hasFloat(M.inst(R).TypeId))
-          continue; // f16 leaves keep their type, and their native add
+        if (!Plan.SharedRoots.count(Cur) ||
+            !C.hasFloatIn(M.inst(R).TypeId, Plan.SharedWidths[Cur]))
+          continue; // leaves that keep their type keep their native add
         Site S;
         S.Atomic = R;
         S.Add = true;

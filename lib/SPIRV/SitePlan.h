@@ -28,6 +28,11 @@ struct SitePlan {
   /// Per kind of integer view, the root variables (buffers: with their sites).
   std::map<uint32_t, std::vector<size_t>> BufferRoots;
   std::set<uint32_t> SharedRoots, ImageRoots;
+  /// Per retyped Workgroup variable, the float widths of its min/max sites
+  /// (floatWidthBit): the leaves that retyping turns into integers.  Floats
+  /// of another width keep their type, so that a double beside a lowered
+  /// f32 needs no 64-bit integers.
+  std::map<uint32_t, unsigned> SharedWidths;
 
   void add(Site S) {
     SiteOf[S.Atomic] = Sites.size();

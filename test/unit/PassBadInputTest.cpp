@@ -318,9 +318,11 @@ TEST(PassBadInput, CyclicWorkgroupType) {
 }
 
 // A native f32 atomic on a Workgroup struct that is retyped for a lowered
-// f64 atomic on the same variable must be lowered as well (otherwise it
-// would be left on an integer).
-TEST(PassBadInput, NativeAtomicOnRetypedWorkgroupVariableIsLowered) {
+// f64 atomic on the same variable: the retype turns only the f64 member
+// into an integer, so the f32 member keeps its type and its native atomic
+// (before, every float member was retyped and the f32 atomic was lowered
+// as well, so as not to be left on an integer).
+TEST(PassBadInput, NativeAtomicBesideRetypedWorkgroupMemberStaysNative) {
   const std::string Text = R"(
                OpCapability Shader
                OpCapability Float64
@@ -362,7 +364,9 @@ TEST(PassBadInput, NativeAtomicOnRetypedWorkgroupVariableIsLowered) {
   spvtools::SpirvTools Tools(SPV_ENV_VULKAN_1_2);
   std::string Dis;
   ASSERT_TRUE(Tools.Disassemble(R.Words, &Dis));
-  EXPECT_EQ(Dis.find("OpAtomicFMinEXT"), std::string::npos) << Dis;
+  EXPECT_NE(Dis.find("OpAtomicFMinEXT %float"), std::string::npos) << Dis;
+  EXPECT_EQ(Dis.find("OpAtomicFMinEXT %double"), std::string::npos) << Dis;
+  EXPECT_NE(Dis.find("OpTypeStruct %float %ulong"), std::string::npos) << Dis;
   EXPECT_EQ(validationError(R.Words), "");
 }
 
