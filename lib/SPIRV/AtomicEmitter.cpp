@@ -171,7 +171,35 @@ uint32_t AtomicEmitter::casLoop(bool SkipSame, bool NumberOperand) {
 
 // Returns the atomic's result (0 when \p WantResult is false: no phi joins
 // the two results).
+// The operand bits, a NaN replaced by \p Pattern; chosen now where the
+// operand is a constant.
+uint32_t AtomicEmitter::nanReplaced(uint64_t Pattern) {
+  uint64_t Bits;
+  if (C.constantValue(X.Value, Bits))
+    return fatomic::isNaN(Bits, W) ? constant(Pattern) : VB;
+  return op(Op::OpSelect, UT, {VNaN, constant(Pattern), VB});
+}
+
+std::optional<bool> AtomicEmitter::constantSign(uint32_t Operand) const {
+  uint64_t Bits;
+  if (C.constantValue(Operand, Bits) ||
+      (Operand == VB && C.constantValue(X.Value, Bits))) // flushing keeps the sign
+    return fatomic::isSignSet(Bits, W);
+  return std::nullopt;
+}
+
 uint32_t AtomicEmitter::dispatch(uint32_t Operand, bool WantResult) {
+  // An operand known now (a constant's bits, or the pattern that replaced
+  // a constant NaN) dispatches on its known sign: one integer atomic, no
+  // branch.  (A branch on a constant is also what SPIRV-Tools 2023.1's -O
+  // crashes on in Kernel modules.)
+  if (const std::optional<bool> Negative = constantSign(Operand)) {
+    const bool Min = S.Op == FloatOp::Min;
+    const Op O = *Negative ? (Min ? Op::OpAtomicUMax : Op::OpAtomicUMin)
+                           : (Min ? Op::OpAtomicSMin : Op::OpAtomicSMax);
+    const uint32_t R = op(O, UT, {IntPtr, Scope, SemId, Operand});
+    return WantResult ? R : 0u;
+  }
   const uint32_t Neg = op(Op::OpINotEqual, BT,
                           {op(Op::OpBitwiseAnd, UT, {Operand, constant(signBit(W))}), constant(0)});
   const uint32_t PosL = M.newId(), NegL = M.newId(), Join = M.newId();
@@ -303,9 +331,9 @@ uint32_t AtomicEmitter::earlyOut(uint32_t Operand) {
 void AtomicEmitter::emitSingleRmw() {
   uint32_t Operand = VB;
   if (Policy == NanPolicy::Number)
-    Operand = op(Op::OpSelect, UT, {VNaN, constant(identityPattern(S.Op, W)), VB});
+    Operand = nanReplaced(identityPattern(S.Op, W));
   else if (Policy == NanPolicy::Propagate)
-    Operand = op(Op::OpSelect, UT, {VNaN, constant(stickyPattern(S.Op, W)), VB});
+    Operand = nanReplaced(stickyPattern(S.Op, W));
   if (!S.EarlyOutLegal)
     ResultBits = fixUp(dispatch(Operand));
   else

@@ -86,6 +86,10 @@ private:
   uint32_t casLoop(bool SkipSame, bool NumberOperand);
   /// One sign-dispatched integer atomic on \p Operand.
   uint32_t dispatch(uint32_t Operand, bool WantResult = true);
+  /// The sign of \p Operand where it is known now (true: negative).
+  std::optional<bool> constantSign(uint32_t Operand) const;
+  /// The operand bits with a NaN replaced by \p Pattern.
+  uint32_t nanReplaced(uint64_t Pattern);
   /// A NaN in \p Bits that the dispatched atomic would leave in place.
   uint32_t stickyNaN(uint32_t Bits);
   /// number: a NaN in memory gives way to the operand at a CAS fix-up.
