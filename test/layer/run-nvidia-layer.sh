@@ -22,7 +22,9 @@
 #       ray tracing pipelines, it also checks vkCreateShadersEXT and
 #       vkCreateRayTracingPipelinesKHR through the layer with
 #       fatomic-layer-probe (an f64 module lowered, a batch with an f16
-#       module failing whole).  Pass "-- --shader-object" or
+#       module failing whole); then it checks that the application's create
+#       infos stay untouched (read-only chains, one create info shared by
+#       eight threads).  Pass "-- --shader-object" or
 #       "-- --ray-tracing" to run the suite's cases as shader objects or ray
 #       generation shaders instead.  The log goes to FILE (default
 #       $OUT/layer-nvidia.log when $OUT is set, else build/layer-nvidia.log);
@@ -155,6 +157,26 @@ probe_checks() {
   echo "$kind: $bad failed"
 }
 
+# chain_checks DIR: the application's create infos stay untouched: the
+# device's feature chain and a pipeline's stage chain in read-only memory,
+# and one create info shared by eight threads (with a struct of a type no
+# header has before the module, too), each with an f64 module the layer
+# lowers (test/layer/read-only-chains.test, shared-create-info-threads.test
+# on lavapipe).  Prints "chains: N failed".
+chain_checks() {
+  local dir=$1 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out args
+  glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/min-f64.comp" \
+    -o "$dir/f64.spv" >/dev/null
+  for args in "--read-only" "--threads 8" "--threads 8 --unknown-struct"; do
+    # shellcheck disable=SC2086
+    out=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER \
+      "$probe" $args --pipeline "$dir/f64.spv" 2>&1) || bad=$((bad + 1))
+    echo "-- $args:"
+    grep "f64.spv: pipeline" <<<"$out" || bad=$((bad + 1))
+  done
+  echo "chains: $bad failed"
+}
+
 do_run() {
   gpu_run_args "$@"
   [ -x "$BUNDLE/bin/fatomic-vkrun" ] || die "no bundle in $BUNDLE: run '$0 bundle' first"
@@ -214,6 +236,9 @@ do_run() {
       echo "== no $feature: $call not checked" | tee -a "$log"
     fi
   done
+  echo "== the application's chains through $LAYER" | tee -a "$log"
+  chain_checks "$(mktemp -d)" 2>&1 | tee -a "$log"
+  grep -q "^chains: 0 failed$" "$log" || rc=1
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"
 }
