@@ -142,6 +142,10 @@ bool Parser::parseOne(const std::vector<std::string> &Args, size_t &I,
   if (auto Path = valueOf(Arg, "--target-profile=")) {
     if (Path->empty())
       return fail("--target-profile needs a file name");
+    // One device: a second profile would silently replace the first.
+    if (Inv.TargetProfile)
+      return fail("more than one --target-profile given ('" + *Inv.TargetProfile + "' and '" +
+                  *Path + "')");
     Inv.TargetProfile = *Path;
     return true;
   }
