@@ -70,7 +70,8 @@ typedef enum fatomic_result {
    * option string that does not parse (the message names the item), or a
    * word_count whose byte size does not fit in the address space. */
   FATOMIC_ERROR_INVALID_ARGUMENT = 1,
-  /* Not SPIR-V, or words the reader cannot take apart: a bad header, an
+  /* Not SPIR-V, or words the reader cannot take apart: a bad header (words
+   * in the other byte order among them: the words are the host's), an
    * instruction that runs past the end, a function without
    * OpFunctionEnd.  The module is not validated: a module cut
    * between two whole instructions outside a function may come back
@@ -138,10 +139,10 @@ FATOMIC_API int fatomic_target_has_feature(const fatomic_target *target,
 
 FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
 
-/* Lowers the module \p words[0 .. word_count) for \p target (NULL: nothing
- * native).  \p options is the option string of fatomic-opt's
- * --lower-float-atomic-minmax=OPTIONS (NULL or "" for the defaults):
- * "nan=number|propagate|fast", "strategy=dispatch|cas", "early-out=on|off",
+/* Lowers the module \p words[0 .. word_count) (in the host's byte order)
+ * for \p target (NULL: nothing native).  \p options is the option string
+ * of fatomic-opt's --lower-float-atomic-minmax=OPTIONS (NULL or "" for the
+ * defaults): "nan=number|propagate|fast", "strategy=dispatch|cas", "early-out=on|off",
  * "native=<feature>[+<feature>...]", "images=retype", "outline=on|off"
  * (default on: each kind of atomic lowered once, in a helper function its
  * atomics call), "writers=module|any" (default module: every writer of the

@@ -261,15 +261,16 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error,
             " bytes is shorter than the 20-byte header";
     return false;
   }
+  // Only the host's byte order: spvBinaryParse would take the other one too,
+  // but hands its strings over unswapped (an OpExtInstImport name comes out
+  // garbled) and the module would be written back in the host's order.  A
+  // file reader swaps whole files first (fatomic-opt's readModule).
   if (Words[0] != spv::MagicNumber) {
-    uint32_t Swapped = __builtin_bswap32(Words[0]);
-    if (Swapped != spv::MagicNumber) {
-      char Buf[64];
-      std::snprintf(Buf, sizeof Buf, "not a SPIR-V module: bad magic 0x%08x",
-                    Words[0]);
-      Error = Buf;
-      return false;
-    }
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "not a SPIR-V module: bad magic 0x%08x",
+                  Words[0]);
+    Error = Buf;
+    return false;
   }
   Arena.reserveChunks(NumWords);
   Insts.reserve(NumWords / 4);

@@ -230,14 +230,16 @@ TEST(PassBadInput, ResultIdDefinedTwice) {
   expectRejected(W, FailureKind::InvalidModule, "is defined more than once");
 }
 
-TEST(PassBadInput, BigEndianLowersLikeLittleEndian) {
-  const std::vector<uint32_t> Le = assemble(BufferModule);
-  std::vector<uint32_t> Be = Le;
-  for (uint32_t &X : Be)
+// Words in the other byte order are refused by their magic number
+// (docs/diagnostics.md): read as they are, their strings come out garbled and
+// the module would come back in the host's order.  fatomic-opt swaps a
+// big-endian file before it gets here (bad-input/big-endian.test).
+TEST(PassBadInput, ByteSwappedWordsAreRefused) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  for (uint32_t &X : W)
     X = __builtin_bswap32(X);
-  const Result A = lower(Le), B = lower(Be);
-  ASSERT_EQ(B.Status, PassStatus::SuccessWithChange);
-  EXPECT_EQ(A.Words, B.Words);
+  expectRejected(W, FailureKind::InvalidModule,
+                 "not a SPIR-V module: bad magic 0x03022307");
 }
 
 // The lowering adds the alias variable (and the bound cache's variables) to

@@ -8,7 +8,7 @@
 //      profile (the JSON `vulkaninfo --json` writes, or a list of features);
 //   3. spvtools::Optimizer runs the engine's usual passes;
 //   4. spvtools validates the result, which the engine hands to
-//      vkCreateShaderModule (here: writes to a file).
+//      vkCreateShaderModule (here: writes to a file, whole or not at all).
 //
 // usage: fatomic-engine-example [--profile=FILE] [--native=F1+F2...]
 //                               [--options=OPTIONS] <shader.comp> <out.spv>
@@ -29,13 +29,20 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -102,16 +109,33 @@ bool lower(std::vector<uint32_t> &Words, const fatomic::LoweringOptions &Options
   return Status != fatomic::PassStatus::Failure;
 }
 
+constexpr const char *Usage =
+    "usage: fatomic-engine-example [--profile=FILE] [--native=F1+F2...]\n"
+    "                              [--options=OPTIONS] <shader.comp> <out.spv>\n"
+    "\n"
+    "Compiles a GLSL compute shader with glslang, lowers the float atomic\n"
+    "min/max the device lacks with fatomic, optimizes and validates the result\n"
+    "with spvtools (Vulkan 1.2) and writes it to <out.spv>.\n"
+    "\n"
+    "  --profile=FILE     the device: the JSON `vulkaninfo --json` writes\n"
+    "  --native=F1+F2...  features the device has (added to the profile's)\n"
+    "  --options=OPTIONS  the lowering's options, as fatomic-opt's\n"
+    "                     --lower-float-atomic-minmax=OPTIONS\n";
+
 struct CommandLine {
   std::optional<std::string> ProfilePath;
   std::string OptionText, NativeText;
   std::vector<std::string> Files; ///< the shader and the output
+  bool Help = false;
 };
 
 bool parseCommandLine(int Argc, char **Argv, CommandLine &L) {
   for (int I = 1; I < Argc; ++I) {
     std::string Arg = Argv[I];
-    if (Arg.rfind("--profile=", 0) == 0) {
+    if (Arg == "--help" || Arg == "-h") {
+      L.Help = true;
+      return true;
+    } else if (Arg.rfind("--profile=", 0) == 0) {
       L.ProfilePath = Arg.substr(10);
     } else if (Arg.rfind("--options=", 0) == 0) {
       L.OptionText = Arg.substr(10);
@@ -125,9 +149,7 @@ bool parseCommandLine(int Argc, char **Argv, CommandLine &L) {
     }
   }
   if (L.Files.size() != 2) {
-    std::cerr << "usage: fatomic-engine-example [--profile=FILE] "
-                 "[--native=F1+F2...] [--options=OPTIONS] <shader.comp> "
-                 "<out.spv>\n";
+    std::cerr << Usage;
     return false;
   }
   return true;
@@ -185,17 +207,105 @@ bool optimizeAndValidate(std::vector<uint32_t> &Words) {
   return true;
 }
 
-bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words) {
-  std::ofstream Out(Path, std::ios::binary);
-  Out.write(reinterpret_cast<const char *>(Words.data()),
-            std::streamsize(Words.size() * sizeof(uint32_t)));
-  Out.close();
-  if (!Out) {
-    std::remove(Path.c_str());
-    std::cerr << "error: cannot write '" << Path << "'\n";
-    return false;
+bool writeAll(int Fd, const char *Data, size_t Size) {
+  while (Size > 0) {
+    const ssize_t N = ::write(Fd, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return false;
+    Data += N;
+    Size -= size_t(N);
   }
   return true;
+}
+
+/// The file a chain of symbolic links at \p Path ends at (which need not
+/// exist yet); \p Path itself when it is no link.
+std::string followLinks(std::string Path) {
+  std::error_code EC;
+  for (int Depth = 0; Depth < 40 && std::filesystem::is_symlink(Path, EC);
+       ++Depth) {
+    const std::filesystem::path Next = std::filesystem::read_symlink(Path, EC);
+    if (EC)
+      break;
+    Path = Next.is_absolute()
+               ? Next.string()
+               : (std::filesystem::path(Path).parent_path() / Next).string();
+  }
+  return Path;
+}
+
+/// A FIFO, a device or /dev/stdout: the bytes go to its reader or device
+/// and the node stays.  Empty on success, else the reason.
+std::string writeThrough(const std::string &Path, const char *Data,
+                         size_t Size) {
+  const int Fd = ::open(Path.c_str(), O_WRONLY | O_TRUNC);
+  if (Fd < 0)
+    return std::strerror(errno);
+  std::string Error;
+  if (!writeAll(Fd, Data, Size))
+    Error = std::strerror(errno);
+  if (::close(Fd) != 0 && Error.empty())
+    Error = std::strerror(errno);
+  return Error;
+}
+
+/// A regular file, new or old: the bytes go to a temporary file in the same
+/// directory, which replaces \p Path in one rename, so that a failure leaves
+/// the old file whole.  An old file (\p Old) keeps its mode.  Empty on
+/// success, else the reason.
+std::string replaceFile(const std::string &Path, const struct stat *Old,
+                        const char *Data, size_t Size) {
+  std::string Temp =
+      (std::filesystem::path(Path).parent_path() / ".fatomic-engine.XXXXXX")
+          .string();
+  const int Fd = ::mkstemp(Temp.data());
+  if (Fd < 0)
+    return std::strerror(errno);
+  const mode_t Umask = ::umask(0);
+  ::umask(Umask);
+  const mode_t Mode = Old ? Old->st_mode & 07777 : 0666 & ~Umask;
+  std::string Error;
+  if (::fchmod(Fd, Mode) != 0 || !writeAll(Fd, Data, Size))
+    Error = std::strerror(errno);
+  if (::close(Fd) != 0 && Error.empty())
+    Error = std::strerror(errno);
+  if (Error.empty() && std::rename(Temp.c_str(), Path.c_str()) != 0)
+    Error = std::strerror(errno);
+  if (!Error.empty())
+    ::unlink(Temp.c_str());
+  return Error;
+}
+
+/// Writes the module to \p Path, whole or not at all, and never removes
+/// anything but its own temporary file: a regular file (or the one a
+/// symbolic link leads to: the link stays a link) is replaced
+/// (replaceFile); anything else is written through (writeThrough).
+/// fatomic-opt's writer (tools/fatomic-opt/ModuleFile.cpp) also keeps an old
+/// file's owner, group, hard links and extended attributes.
+bool writeModule(const std::string &Path, const std::vector<uint32_t> &Words) {
+  const char *Data = reinterpret_cast<const char *>(Words.data());
+  const size_t Size = Words.size() * sizeof(uint32_t);
+  struct stat Old, Target;
+  const int StatError = ::stat(Path.c_str(), &Old) == 0 ? 0 : errno;
+  const bool Exists = StatError == 0;
+  const std::string Resolved = followLinks(Path);
+  std::string Error;
+  if (!Exists && StatError != ENOENT)
+    Error = std::strerror(StatError);
+  else if (!Exists)
+    Error = replaceFile(Resolved, nullptr, Data, Size);
+  // /dev/stdout and /dev/fd/N lead to the descriptor's file, which the text
+  // of the link need not name (a pipe, a deleted file): written through.
+  else if (S_ISREG(Old.st_mode) && ::stat(Resolved.c_str(), &Target) == 0 &&
+           Target.st_dev == Old.st_dev && Target.st_ino == Old.st_ino)
+    Error = replaceFile(Resolved, &Old, Data, Size);
+  else
+    Error = writeThrough(Path, Data, Size);
+  if (!Error.empty())
+    std::cerr << "error: cannot write '" << Path << "': " << Error << '\n';
+  return Error.empty();
 }
 
 } // namespace
@@ -204,7 +314,13 @@ int main(int Argc, char **Argv) {
   CommandLine L;
   fatomic::TargetModel Target;
   fatomic::LoweringOptions Options;
-  if (!parseCommandLine(Argc, Argv, L) || !targetAndOptions(L, Target, Options))
+  if (!parseCommandLine(Argc, Argv, L))
+    return 1;
+  if (L.Help) {
+    std::cout << Usage;
+    return 0;
+  }
+  if (!targetAndOptions(L, Target, Options))
     return 1;
   std::string Source;
   if (!readFile(L.Files[0], Source)) {

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -287,13 +288,28 @@ bool writeThrough(const std::string &Path, const char *Data, size_t Size) {
   return writeAll(Socket, Data, Size);
 }
 
+/// False, with errno EFBIG, when a regular file of \p Size bytes is larger
+/// than the process may write (RLIMIT_FSIZE, `ulimit -f`): a write would
+/// stop at the limit, with SIGXFSZ or EFBIG, having changed the bytes before
+/// it.  fallocate does not check the limit, so it is checked here.
+bool withinFileSizeLimit(size_t Size) {
+  struct rlimit Limit;
+  if (::getrlimit(RLIMIT_FSIZE, &Limit) != 0 ||
+      Limit.rlim_cur == RLIM_INFINITY || Size <= Limit.rlim_cur)
+    return true;
+  errno = EFBIG;
+  return false;
+}
+
 /// Makes sure that the regular file \p Fd, of \p OldSize bytes, has room for
 /// \p Size bytes before any of its bytes changes, so that a full file system
-/// fails the write while the file is still whole.  Where the file system
-/// cannot reserve blocks past the end (no fallocate), the file is extended
-/// with zeros with posix_fallocate, which never changes an existing byte, and
-/// cut back on failure.  False with errno set.
+/// or a file-size limit fails the write while the file is still whole.
+/// Where the file system cannot reserve blocks past the end (no fallocate),
+/// the file is extended with zeros with posix_fallocate, which never changes
+/// an existing byte, and cut back on failure.  False with errno set.
 bool reserveSpace(int Fd, off_t OldSize, size_t Size) {
+  if (!withinFileSizeLimit(Size))
+    return false;
   if (Size == 0 ||
       ::fallocate(Fd, FALLOC_FL_KEEP_SIZE, 0, off_t(Size)) == 0)
     return true;
@@ -313,8 +329,8 @@ bool reserveSpace(int Fd, off_t OldSize, size_t Size) {
 /// Writes \p Data over the existing file \p Path, as spirv-opt does, keeping
 /// the file itself (its hard links, owner, group, ACLs and extended
 /// attributes).  The room is reserved first (reserveSpace), and the old
-/// tail is cut only after the new bytes are written: a full file system is
-/// an error before any byte changes; an I/O error in the middle of the
+/// tail is cut only after the new bytes are written: a full file system or
+/// a file-size limit is an error before any byte changes; an I/O error in the middle of the
 /// write still leaves the file partly written.  False with errno set.
 bool writeInPlace(const std::string &Path, const char *Data, size_t Size) {
   const int Fd = ::open(Path.c_str(), O_WRONLY);
@@ -522,6 +538,10 @@ bool replaceRegular(const std::string &Path, const struct stat *Existing,
     Mode = Existing->st_mode & 07777;
   }
 
+  // Before the temporary exists: past the limit, a write would raise SIGXFSZ,
+  // whose default action ends the run with the temporary left behind.
+  if (!withinFileSizeLimit(Size))
+    return false;
   TempFile Temp;
   if (!Temp.create(Path))
     return Existing && mayNotReplace(errno) && writeInPlace(Path, Data, Size);

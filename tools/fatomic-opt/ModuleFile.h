@@ -11,8 +11,9 @@
 //                         refused as spirv-opt refuses it.  SIGINT, SIGTERM
 //                         and SIGHUP remove the temporary.
 //   regular file a new    written in place, after reserving its room
-//   one cannot stand in   (fallocate): several hard links, extended
-//   for                   attributes or ACLs, an owner or group we may not
+//   one cannot stand in   (fallocate) and checking the file-size limit
+//   for                   (RLIMIT_FSIZE): several hard links, extended
+//                         attributes or ACLs, an owner or group we may not
 //                         give, a directory that forbids the temporary or
 //                         the rename (read-only, sticky)
 //   symbolic link         followed: the link stays, its target is written

@@ -87,7 +87,8 @@ const char *toString(AtomicKind K) {
 
 bool analyzeSpirv(const std::vector<uint32_t> &W, SpirvInfo &Info,
                   std::string &Error) {
-  // The project's module reader: bounds-checked, either byte order.
+  // The project's module reader: bounds-checked, words in the host's byte
+  // order (as Vulkan drivers take them).
   fatomic::spirv::Module M;
   if (!M.parse(W.data(), W.size(), Error))
     return false;
