@@ -34,6 +34,9 @@
 //            cur = load atomic (monotonic | acquire)
 //            br (neg ? op >u cur : op <s cur) | <cur is a NaN the atomic
 //               cannot displace>, rmw, done
+//              (where the target has no acquire load, NVPTX before sm_70:
+//               cur is loaded monotonic and the branch goes to done through
+//               a block with `fence acquire`; see emitEarlyExit)
 //   rmw:     br neg, neg-block, pos-block
 //   pos/neg: old = atomicrmw min|max / umax|umin (the only RMW)
 //            br <old is a NaN this atomic cannot displace>, fixup, done
@@ -179,6 +182,20 @@ bool isLowerableType(Type *Ty) {
     return isLowerableScalar(VTy->getElementType()) &&
            isSupportedWidth(VTy->getPrimitiveSizeInBits().getFixedValue());
   return isLowerableScalar(Ty);
+}
+
+/// Whether \p RMW is a float min/max, of any type (classifyAtomicRMW says
+/// which the pass lowers).
+bool isFloatMinMax(const AtomicRMWInst &RMW) {
+  switch (RMW.getOperation()) {
+  case AtomicRMWInst::FMin:
+  case AtomicRMWInst::FMax:
+  case AtomicRMWInst::FMinimum:
+  case AtomicRMWInst::FMaximum:
+    return true;
+  default:
+    return false;
+  }
 }
 
 std::optional<FloatAtomic> classifyAtomicRMW(AtomicRMWInst &RMW) {
@@ -340,7 +357,8 @@ dxilUAVRecord(const Module &M, function_ref<bool(const MDNode &)> Matches) {
 /// dx.op.annotateHandle (shader model 6.6: kind in the first word's low
 /// byte, component type in the second's), or the !dx.resources record of a
 /// UAV that dx.op.createHandle names by constant range id or
-/// dx.op.createHandleForLib by a load of its global (library targets).
+/// dx.op.createHandleForLib by a load of its global (library targets), or
+/// of an element of it where the global is an array of resources.
 /// Nothing for any other origin (a phi, an argument, a heap handle not
 /// annotated).
 std::optional<DxilResourceType> dxilResourceOf(const Value *Handle) {
@@ -378,9 +396,11 @@ std::optional<DxilResourceType> dxilResourceOf(const Value *Handle) {
   }
   if (F->getName().starts_with("dx.op.createHandleForLib") && CI->arg_size() == 2 &&
       isI32Constant(CI->getArgOperand(0), DxilOpCreateHandleForLib)) {
+    // An array of resources (RWBuffer<float> bufs[4]) is loaded through a
+    // getelementptr of its global, whose record describes every element.
     auto *Load = dyn_cast<LoadInst>(CI->getArgOperand(1));
     auto *Global = Load ? dyn_cast<GlobalVariable>(
-                              Load->getPointerOperand()->stripPointerCasts())
+                              getUnderlyingObject(Load->getPointerOperand()))
                         : nullptr;
     if (Global)
       return dxilUAVRecord(*CI->getModule(), [&](const MDNode &Record) {
@@ -703,9 +723,18 @@ public:
   /// early-out is not allowed.
   virtual std::optional<AtomicOrdering> earlyOutOrdering() const = 0;
 
-  /// An atomic load of the word with \p Ordering, or nullptr when the form
-  /// has no atomic load.
+  /// An atomic load of the word with \p Ordering (monotonic where
+  /// relaxesLoad), or nullptr when the form has no atomic load.
   virtual Value *emitLoad(Appender &A, AtomicOrdering Ordering) = 0;
+
+  /// Whether emitLoad makes a load of \p Ordering monotonic, because the
+  /// target cannot select it: a path on which that load's value is the
+  /// atomic's result must then have emitLoadFence.
+  virtual bool relaxesLoad(AtomicOrdering Ordering) const = 0;
+
+  /// The fence that, after a load that relaxesLoad made monotonic, gives
+  /// the synchronisation of a load of \p Ordering.
+  virtual void emitLoadFence(Appender &A, AtomicOrdering Ordering) = 0;
 
   /// One integer min/max; returns the old word.
   virtual Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) = 0;
@@ -717,12 +746,30 @@ public:
               bool WantOld) = 0;
 };
 
+/// The first NVPTX architecture with atomic loads stronger than monotonic
+/// (PTX's ld.acquire); for an older one llc aborts on such a load.
+constexpr unsigned FirstNVPTXAcquireLoadArch = 70;
+
+/// Whether the back end of \p F selects atomic loads stronger than
+/// monotonic.  NVPTX does from sm_70 on; a function that names no
+/// target-cpu is compiled for llc's -mcpu, whose default is older, so it
+/// counts as older.
+bool selectsAcquireLoads(const Function &F) {
+  if (!F.getParent()->getTargetTriple().isNVPTX())
+    return true;
+  std::optional<unsigned> Arch =
+      smArch(F.getFnAttribute("target-cpu").getValueAsString());
+  return Arch && *Arch >= FirstNVPTXAcquireLoadArch;
+}
+
 /// `atomicrmw` and friends, with the original ordering, syncscope,
-/// volatility, alignment and metadata.
+/// volatility, alignment and metadata; the loads monotonic where the
+/// target has no stronger ones (selectsAcquireLoads).
 class LLVMAtomicWord final : public AtomicWord {
 public:
   LLVMAtomicWord(AtomicRMWInst &RMW, IntegerType *WordTy)
-      : RMW(RMW), WordTy(WordTy) {}
+      : RMW(RMW), WordTy(WordTy),
+        AcquireLoads(selectsAcquireLoads(*RMW.getFunction())) {}
 
   std::optional<AtomicOrdering> earlyOutOrdering() const override {
     if (RMW.isVolatile())
@@ -735,9 +782,26 @@ public:
   }
 
   Value *emitLoad(Appender &A, AtomicOrdering Ordering) override {
+    if (relaxesLoad(Ordering))
+      Ordering = AtomicOrdering::Monotonic;
     return withMetadata(A.add(new LoadInst(
         WordTy, RMW.getPointerOperand(), "", RMW.isVolatile(), RMW.getAlign(),
         Ordering, RMW.getSyncScopeID(), A.at())));
+  }
+
+  bool relaxesLoad(AtomicOrdering Ordering) const override {
+    return !AcquireLoads && isStrongerThanMonotonic(Ordering);
+  }
+
+  /// A monotonic load and then an acquire fence synchronise with every
+  /// release that an acquire load would (the fence rules of C++
+  /// [atomics.fences] and LangRef's fence), and more.  The fence has the
+  /// atomic's syncscope.
+  void emitLoadFence(Appender &A, AtomicOrdering Ordering) override {
+    assert(Ordering == AtomicOrdering::Acquire &&
+           "the early-out loads monotonic or acquire");
+    A.add(new FenceInst(RMW.getContext(), Ordering, RMW.getSyncScopeID(),
+                        A.at()));
   }
 
   Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) override {
@@ -779,6 +843,7 @@ private:
 
   AtomicRMWInst &RMW;
   IntegerType *WordTy;
+  const bool AcquireLoads; ///< selectsAcquireLoads of RMW's function
 };
 
 /// dx.op.atomicBinOp / dx.op.atomicCompareExchange on the call's resource
@@ -793,6 +858,12 @@ public:
   }
 
   Value *emitLoad(Appender &, AtomicOrdering) override { return nullptr; }
+
+  bool relaxesLoad(AtomicOrdering) const override { return false; }
+
+  void emitLoadFence(Appender &, AtomicOrdering) override {
+    llvm_unreachable("DXIL has no atomic load to relax");
+  }
 
   Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) override {
     Value *Args[] = {i32(DxilOpAtomicBinOp),
@@ -1055,6 +1126,7 @@ private:
   void emitCasLoop(Value *Init, bool SkipUnchanged);
   void emitDispatch(function_ref<void(Value *Old)> Finish);
   void emitDispatchWithFixUp();
+  BasicBlock *emitEarlyExit(Value *Cur);
   BasicBlock *newBlock(const Twine &Name) {
     return BasicBlock::Create(Inst.getContext(), Name, Done->getParent(),
                               Done);
@@ -1173,8 +1245,10 @@ void AtomicLowering::emitCasLoop(Value *Init, bool SkipUnchanged) {
   Value *New = emitCombine(Cur);
   if (SkipUnchanged) {
     BasicBlock *Exchange = newBlock("fatomic.cas");
-    addResult(Cur);
-    B.condBr(B.icmp(CmpInst::ICMP_EQ, New, Cur), Done, Exchange);
+    // Cur is the early-out load's word in the first round (a failed
+    // exchange's, which needs no fence but gets it, in the others).
+    BasicBlock *Skip = emitEarlyExit(Cur);
+    B.condBr(B.icmp(CmpInst::ICMP_EQ, New, Cur), Skip, Exchange);
     B.setBlock(Exchange);
   }
   auto [Seen, Stored] = Word.emitCmpXchg(B, Cur, New, /*WantOld=*/true);
@@ -1201,6 +1275,26 @@ void AtomicLowering::emitDispatch(function_ref<void(Value *Old)> Finish) {
   Finish(Word.emitMinMax(B, NegOp, Operand));
 }
 
+/// Where the early-out leaves for Done with \p Cur, the word its load read,
+/// as the atomic's result (the load standing for the read-modify-write):
+/// Done itself, or, where the word made that load monotonic
+/// (AtomicWord::relaxesLoad), a block that fences first.  The fence is on
+/// this path only: on the others an integer atomic of the atomic's own
+/// ordering gives the result, and synchronises itself.
+BasicBlock *AtomicLowering::emitEarlyExit(Value *Cur) {
+  if (!Word.relaxesLoad(*EarlyOutOrdering)) {
+    addResult(Cur);
+    return Done;
+  }
+  BasicBlock *From = B.block();
+  BasicBlock *Exit = newBlock("fatomic.acquire");
+  B.setBlock(Exit);
+  Word.emitLoadFence(B, *EarlyOutOrdering);
+  branchToDone(Cur);
+  B.setBlock(From);
+  return Exit;
+}
+
 /// The dispatch strategy: the early-out where allowed, then the dispatched
 /// atomic, and under `number` the fix-up for a NaN in memory.
 ///
@@ -1217,8 +1311,9 @@ void AtomicLowering::emitDispatch(function_ref<void(Value *Old)> Finish) {
 void AtomicLowering::emitDispatchWithFixUp() {
   const bool FixUps = Policy == NanPolicy::Number;
   Value *Go = nullptr; // the early-out's decision to run the atomic
+  Value *Cur = nullptr; // the word the early-out load read
   if (EarlyOutOrdering) {
-    Value *Cur = Word.emitLoad(B, *EarlyOutOrdering);
+    Cur = Word.emitLoad(B, *EarlyOutOrdering);
     // Would the atomic the operand dispatches to change memory?
     Value *Wins = emitWins(Cur);
     switch (Policy) {
@@ -1235,17 +1330,18 @@ void AtomicLowering::emitDispatchWithFixUp() {
       Go = Wins;
       break;
     }
-    addResult(Cur);
   }
   // The atomic gets a block of its own when something branches to it: the
   // early-out, or the fix-up's retry.
   BasicBlock *Rmw = nullptr;
   if (Go || FixUps) {
     Rmw = newBlock("fatomic.rmw");
-    if (Go)
-      B.condBr(Go, Rmw, Done);
-    else
+    if (Go) {
+      BasicBlock *Skip = emitEarlyExit(Cur);
+      B.condBr(Go, Rmw, Skip);
+    } else {
       B.br(Rmw);
+    }
     B.setBlock(Rmw);
   }
   if (!FixUps) {
@@ -1505,19 +1601,24 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// DXIL has integer atomics of 32 and 64 bits only: in a DXIL module a
-/// 16-bit atomicrmw (half, bfloat) is reported, not lowered.
+/// 16-bit float min/max atomicrmw (half, bfloat) is reported, not lowered.
+/// So is one of a type the pass does not lower (<4 x float>, fp128,
+/// x86_fp80), which elsewhere it leaves to the back end: DXIL has no float
+/// atomicrmw to leave it as.
 bool fitsDxilAtomics(AtomicRMWInst &RMW) {
   Function &F = *RMW.getFunction();
+  Type *Ty = RMW.getType();
   if (!F.getParent()->getTargetTriple().isDXIL() ||
-      RMW.getType()->getPrimitiveSizeInBits() != 16)
+      (isLowerableType(Ty) &&
+       Ty->getPrimitiveSizeInBits().getFixedValue() != 16))
     return true;
-  std::string Type;
-  raw_string_ostream OS(Type);
-  RMW.getType()->print(OS);
+  std::string TypeName;
+  raw_string_ostream OS(TypeName);
+  Ty->print(OS);
   F.getContext().diagnose(DiagnosticInfoUnsupported(
       F, "lower-float-atomic-minmax: cannot lower atomicrmw " +
              AtomicRMWInst::getOperationName(RMW.getOperation()) + " " +
-             Type + ": DXIL has integer atomics of 32 and 64 bits only",
+             TypeName + ": DXIL has integer atomics of 32 and 64 bits only",
       RMW.getDebugLoc()));
   return false;
 }
@@ -1537,10 +1638,12 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
   FuncletColors Funclets(F);
   for (Instruction &I : instructions(F)) {
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      // Checked before the type: in DXIL a float min/max of any type that
+      // cannot be lowered is reported (elsewhere it is left alone).
+      if (!isFloatMinMax(*RMW) || !fitsDxilAtomics(*RMW))
+        continue;
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
       if (!A)
-        continue;
-      if (!fitsDxilAtomics(*RMW))
         continue;
       // Only propagate has a form that needs the proof; the others are
       // linearizable against any writer in every form.

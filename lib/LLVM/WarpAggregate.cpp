@@ -35,17 +35,6 @@ constexpr unsigned FirstReduxArch = 80;
 /// Whether each aggregated form ends with a warp barrier (setReconvergeForTesting).
 bool ReconvergeForTesting = false;
 
-/// The NN of a "target-cpu" of the form sm_NN[suffix], or nothing.
-std::optional<unsigned> smArch(StringRef CPU) {
-  if (!CPU.consume_front("sm_"))
-    return std::nullopt;
-  size_t Digits = CPU.find_first_not_of("0123456789");
-  unsigned Arch = 0;
-  if (CPU.substr(0, Digits).getAsInteger(10, Arch))
-    return std::nullopt;
-  return Arch;
-}
-
 /// Address spaces in which one address names one memory for every lane of
 /// a warp: generic (checked at run time for local memory), global, shared.
 bool isWarpSharedAddressSpace(unsigned AS) {
@@ -392,6 +381,16 @@ AtomicRMWInst &WarpAggregate::runUnused() {
 } // namespace
 
 void setReconvergeForTesting(bool On) { ReconvergeForTesting = On; }
+
+std::optional<unsigned> smArch(StringRef CPU) {
+  if (!CPU.consume_front("sm_"))
+    return std::nullopt;
+  size_t Digits = CPU.find_first_not_of("0123456789");
+  unsigned Arch = 0;
+  if (CPU.substr(0, Digits).getAsInteger(10, Arch))
+    return std::nullopt;
+  return Arch;
+}
 
 bool targetAggregates(const Function &F, Aggregation Aggregate) {
   if (Aggregate == Aggregation::Off ||

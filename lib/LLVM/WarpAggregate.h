@@ -84,6 +84,10 @@
 #include "fatomic/Options.h"
 #include "fatomic/OrderMap.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
 namespace llvm {
 class AtomicRMWInst;
 class Function;
@@ -92,6 +96,9 @@ class Function;
 namespace fatomic::llvmir {
 
 class BoundCache;
+
+/// The NN of an NVPTX "target-cpu" of the form sm_NN[suffix], or nothing.
+std::optional<unsigned> smArch(llvm::StringRef CPU);
 
 /// Whether the target of \p F has the warp operations aggregation needs,
 /// as far as \p Aggregate lets the pass assume.

@@ -14,7 +14,9 @@
 //        executes, selected by a branch on the sign bit.  The ordering,
 //        syncscope, volatility and alignment carry over to every integer
 //        atomic.  Before it, for monotonic and acquire non-volatile atomics,
-//        an atomic load of the same ordering reads memory and skips the
+//        an atomic load of the same ordering (on NVPTX before sm_70, which
+//        has no acquire load, a monotonic load and a `fence acquire` where
+//        the early-out leaves) reads memory and skips the
 //        read-modify-write when the operand cannot change it (the integer
 //        compare of the dispatched atomic, which orders values exactly as the
 //        map U of OrderMap.h does).  A vector of FP lanes
@@ -114,8 +116,9 @@
 // overload the lowering calls (a global variable, a function of another
 // type, a definition).  A declaration of exactly the type called is used as
 // it is, attributes untouched; the pass declares the others itself,
-// nounwind.  In a module whose triple is dxil a 16-bit atomicrmw (half,
-// bfloat) is reported too: DXIL has integer atomics of 32 and 64 bits only.
+// nounwind.  In a module whose triple is dxil a float min/max atomicrmw the
+// pass does not lower (half, bfloat, fp128, a vector wider than 64 bits) is
+// reported too: DXIL has integer atomics of 32 and 64 bits only.
 //
 // Usage (plugin):
 //   opt-22 -load-pass-plugin=libFatomicLLVMPlugin.so -S in.ll
