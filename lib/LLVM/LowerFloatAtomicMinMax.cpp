@@ -184,46 +184,34 @@ bool isLowerableType(Type *Ty) {
   return isLowerableScalar(Ty);
 }
 
-/// Whether \p RMW is a float min/max, of any type (classifyAtomicRMW says
-/// which the pass lowers).
-bool isFloatMinMax(const AtomicRMWInst &RMW) {
-  switch (RMW.getOperation()) {
+/// The operation and NaN policy of a float min/max atomicrmw operation;
+/// nothing for any other operation.
+std::optional<std::pair<FloatOp, NanPolicy>> floatMinMaxOf(AtomicRMWInst::BinOp O) {
+  switch (O) {
   case AtomicRMWInst::FMin:
+    return std::pair(FloatOp::Min, NanPolicy::Number);
   case AtomicRMWInst::FMax:
+    return std::pair(FloatOp::Max, NanPolicy::Number);
   case AtomicRMWInst::FMinimum:
+    return std::pair(FloatOp::Min, NanPolicy::Propagate);
   case AtomicRMWInst::FMaximum:
-    return true;
+    return std::pair(FloatOp::Max, NanPolicy::Propagate);
   default:
-    return false;
+    return std::nullopt;
   }
 }
 
+/// Whether \p RMW is a float min/max, of any type (classifyAtomicRMW says
+/// which the pass lowers).
+bool isFloatMinMax(const AtomicRMWInst &RMW) {
+  return floatMinMaxOf(RMW.getOperation()).has_value();
+}
+
 std::optional<FloatAtomic> classifyAtomicRMW(AtomicRMWInst &RMW) {
-  FloatOp Op;
-  NanPolicy Policy;
-  switch (RMW.getOperation()) {
-  case AtomicRMWInst::FMin:
-    Op = FloatOp::Min;
-    Policy = NanPolicy::Number;
-    break;
-  case AtomicRMWInst::FMax:
-    Op = FloatOp::Max;
-    Policy = NanPolicy::Number;
-    break;
-  case AtomicRMWInst::FMinimum:
-    Op = FloatOp::Min;
-    Policy = NanPolicy::Propagate;
-    break;
-  case AtomicRMWInst::FMaximum:
-    Op = FloatOp::Max;
-    Policy = NanPolicy::Propagate;
-    break;
-  default:
+  const auto Kind = floatMinMaxOf(RMW.getOperation());
+  if (!Kind || !isLowerableType(RMW.getType()))
     return std::nullopt;
-  }
-  if (!isLowerableType(RMW.getType()))
-    return std::nullopt;
-  return FloatAtomic{&RMW, Op, Policy};
+  return FloatAtomic{&RMW, Kind->first, Kind->second};
 }
 
 /// The dx.op.atomicBinOp function that \p CB calls when it is a float
