@@ -7,6 +7,8 @@
 
 #include "Chain.h"
 
+#include "ShaderObjectApi.h"
+
 #include <vulkan/vk_layer.h>
 
 #include <algorithm>
@@ -25,6 +27,12 @@ size_t structSize(VkStructureType T) {
     // (vk_layer.h, not the registry): copied like the rest.
     M.emplace(int64_t(VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO),
               sizeof(VkLayerDeviceCreateInfo));
+#ifdef FATOMIC_DECLARE_SHADER_OBJECT
+    // VK_EXT_shader_object, which the layer serves, declared by the layer
+    // where the headers predate it (ShaderObjectApi.h).
+    M.emplace(int64_t(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT),
+              sizeof(VkPhysicalDeviceShaderObjectFeaturesEXT));
+#endif
     for (const auto &[Type, Size] : Rows)
       M.emplace(int64_t(Type), Size);
     return M;
@@ -61,7 +69,16 @@ bool needsInPlace(const void *First, const StructTypes &Changed) {
   return anyUnknown(prefixTo(First, Changed));
 }
 
+namespace {
+/// The guards the thread holds (0 or 1 lock, however deep).
+thread_local unsigned GuardDepth = 0;
+} // namespace
+
+ChainGuard::~ChainGuard() { --GuardDepth; }
+
 ChainGuard::ChainGuard(bool InPlace) {
+  if (GuardDepth++ > 0)
+    return;
   if (InPlace)
     Exclusive = std::unique_lock<std::shared_mutex>(chainLock());
   else

@@ -77,7 +77,12 @@ bool needsInPlace(const void *First, const StructTypes &Changed);
 /// one is changed (another thread may hand down the same create info).
 class ChainGuard {
 public:
+  /// A guard taken on a thread that holds one already (a call down that
+  /// comes back into the layer) takes nothing: the outer one covers it.
   explicit ChainGuard(bool InPlace);
+  ~ChainGuard();
+  ChainGuard(const ChainGuard &) = delete;
+  ChainGuard &operator=(const ChainGuard &) = delete;
 
 private:
   std::shared_lock<std::shared_mutex> Shared;

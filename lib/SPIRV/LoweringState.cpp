@@ -86,7 +86,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
   case Op::OpNop:
     break;
   case Op::OpTypeFloat:
-    F = {true, floatWidthBit(M.operand(D, 0)), false, 1};
+    F = {true, floatWidthBit(M.operand(D, 0)), 0, 1};
     break;
   case Op::OpTypeVector:
   case Op::OpTypeMatrix:
@@ -95,7 +95,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
     const TypeFacts E = facts(M.operand(D, 0), Depth + 1);
     F.Ok = E.Ok;
     F.FloatWidths = E.FloatWidths;
-    F.HasMatrix = E.HasMatrix || O == Op::OpTypeMatrix;
+    F.MatrixWidths = O == Op::OpTypeMatrix ? E.FloatWidths : E.MatrixWidths;
     uint64_t N = ~uint64_t{0};
     if (O == Op::OpTypeVector || O == Op::OpTypeMatrix) {
       N = M.operand(D, 1);
@@ -117,7 +117,7 @@ TypeFacts LoweringContext::facts(uint32_t T, unsigned Depth) {
       const TypeFacts E = facts(M.operand(D, K), Depth + 1);
       F.Ok &= E.Ok;
       F.FloatWidths |= E.FloatWidths;
-      F.HasMatrix |= E.HasMatrix;
+      F.MatrixWidths |= E.MatrixWidths;
       F.Leaves = F.Leaves + E.Leaves < F.Leaves ? ~uint64_t{0} : F.Leaves + E.Leaves;
     }
     break;

@@ -87,7 +87,9 @@ struct TypeFacts {
   /// atomics is lowered, and a native one on a retyped variable keeps
   /// working on them.
   unsigned FloatWidths = 0;
-  bool HasMatrix = false;
+  /// The float widths of its matrices (floatWidthBit; 0: none, or only
+  /// f16 ones).
+  unsigned MatrixWidths = 0;
   uint64_t Leaves = 0; ///< scalars in a whole value; ~0 when unbounded
 };
 

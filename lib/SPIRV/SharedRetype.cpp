@@ -25,8 +25,9 @@ bool SharedRetype::checkVariable(uint32_t Root) {
                 std::to_string(LoweringContext::MaxTypeDepth) + " levels)");
     return false;
   }
-  // Matrices have no integer counterpart.
-  if (VarFacts.HasMatrix) {
+  // Matrices have no integer counterpart; one of another width (a dmat2
+  // beside f32 atomics) keeps its type.
+  if (VarFacts.MatrixWidths & Plan.SharedWidths.at(Root)) {
     C.error(FailureKind::Unsupported,
             Var + ": a Workgroup variable that holds a matrix cannot be "
                   "retyped for its float min/max atomics (a matrix has no "
