@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -217,9 +218,11 @@ bool Parser::parseValidatorFlag(std::string_view Arg) {
 /// Whitespace-separated flags; a line whose first word starts with '#' is a
 /// comment.
 bool Parser::readConfigFile(const std::string &Path) {
+  errno = 0;
   std::ifstream In(Path);
   if (!In)
-    return fail("cannot open -Oconfig file '" + Path + "'");
+    return fail("cannot open -Oconfig file '" + Path + "'" +
+                (errno ? std::string(": ") + std::strerror(errno) : std::string()));
   std::vector<std::string> Args;
   std::string Line;
   while (std::getline(In, Line)) {
