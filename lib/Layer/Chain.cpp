@@ -88,10 +88,8 @@ ChainGuard::ChainGuard(bool InPlace) {
 ChainCopy::ChainCopy(const void *First, const StructTypes &Changed) {
   Anchor.pNext = static_cast<VkBaseOutStructure *>(const_cast<void *>(First));
   const std::vector<const VkBaseInStructure *> Prefix = prefixTo(First, Changed);
-  if (anyUnknown(Prefix)) {
-    InPlace = true; // the application's structures, edited and restored
-    return;
-  }
+  if (anyUnknown(Prefix))
+    return; // the application's structures, edited and restored
   VkBaseOutStructure *Tail = &Anchor;
   for (const VkBaseInStructure *P : Prefix) {
     const size_t Size = structSize(P->sType);

@@ -108,9 +108,6 @@ public:
 
   /// The chain to hand down (a pNext value).
   void *first() const { return Anchor.pNext; }
-  /// False where a structure of unknown size made the changes fall back to
-  /// the application's own structures.
-  bool copied() const { return !InPlace; }
   /// The first structure of type \p T, to change through set(); null when
   /// the chain has none.
   template <typename S> S *find(VkStructureType T) {
@@ -129,7 +126,6 @@ public:
 
 private:
   VkBaseOutStructure Anchor{};
-  bool InPlace = false;
   std::vector<std::unique_ptr<std::max_align_t[]>> Copies;
   ScopedEdits Edits; // after Copies: undone while the copies still exist
 };
