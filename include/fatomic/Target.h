@@ -8,9 +8,12 @@
 // missing).
 //
 // A target can be read from a Vulkan Profiles JSON document as written by
-// `vulkaninfo --json` (capabilities.<name>.features.<FeatureStruct>.<member>).
-// A feature struct that the profile lacks means "none of these features"; a
-// profile that says nothing about 64-bit integer atomics leaves them unknown.
+// `vulkaninfo --json` (capabilities.<name>.features.<FeatureStruct>.<member>):
+// the capability blocks of its one profile (or its one block), never a merge
+// of several devices or of alternatives.  A feature the profile does not list
+// is missing, the 64-bit integer atomics too (a Vulkan 1.2 device lists them
+// in VkPhysicalDeviceVulkan12Features, an older one with the extension in
+// VkPhysicalDeviceShaderAtomicInt64Features).
 //
 // The target also says which subgroup operations its compute shaders have
 // (SubgroupSupport), for subgroup aggregation (aggregate=): read from the

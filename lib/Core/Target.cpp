@@ -264,6 +264,51 @@ bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Mo
   return true;
 }
 
+/// The names of the capability blocks of the one device that \p Doc
+/// describes: those its one profile lists (`vulkaninfo --json` writes one
+/// profile of one block), or, in a file without profiles, its one block.
+/// A file of several profiles or devices, or a profile with alternatives
+/// (an array in its list), describes no one device: its features are not
+/// all available together, so it is refused rather than merged.
+bool deviceBlocks(const json &Doc, const json &Caps, std::vector<std::string> &Names,
+                  std::string &Error) {
+  auto Profiles = Doc.find("profiles");
+  if (Profiles == Doc.end()) {
+    if (Caps.size() != 1) {
+      Error = std::to_string(Caps.size()) +
+              " capability blocks and no 'profiles' to say which one device they describe: " +
+              ProfileHint;
+      return false;
+    }
+    Names.push_back(Caps.begin().key());
+    return true;
+  }
+  if (!Profiles->is_object() || Profiles->size() != 1) {
+    Error = std::string("'profiles' must hold exactly one profile, the device's: ") + ProfileHint;
+    return false;
+  }
+  const std::string Where = "profiles." + Profiles->begin().key();
+  auto List = Profiles->begin()->find("capabilities");
+  if (List == Profiles->begin()->end() || !List->is_array()) {
+    Error = Where + ".capabilities is not a list of capability names";
+    return false;
+  }
+  for (const json &Name : *List) {
+    if (!Name.is_string()) {
+      Error = Where + ".capabilities lists alternatives (" + Name.dump() +
+              "): fatomic needs the features of one device, which a profile of alternatives does not give";
+      return false;
+    }
+    if (!Caps.contains(Name.get<std::string>())) {
+      Error = Where + " names capability '" + Name.get<std::string>() +
+              "', which 'capabilities' does not hold";
+      return false;
+    }
+    Names.push_back(Name.get<std::string>());
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<TargetModel> loadProfile(std::string_view JsonText,
@@ -300,18 +345,24 @@ std::optional<TargetModel> loadProfile(std::string_view JsonText,
     return std::nullopt;
   }
 
+  std::vector<std::string> Blocks;
+  if (!deviceBlocks(Doc, *Caps, Blocks, Error))
+    return std::nullopt;
   TargetModel Model;
   bool SawFeatures = false;
-  for (auto &[CapName, Cap] : Caps->items())
-    if (Cap.is_object() && !readCapability(CapName, Cap, Model, SawFeatures, Error))
+  for (const std::string &Name : Blocks) {
+    const json &Cap = (*Caps)[Name];
+    if (Cap.is_object() && !readCapability(Name, Cap, Model, SawFeatures, Error))
       return std::nullopt;
+  }
   if (!SawFeatures) {
     Error = "the profile's capabilities hold no 'features'";
     return std::nullopt;
   }
-  // A missing VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT means none of its
-  // features: mark them known-absent so diagnostics can say so.
-  for (unsigned I = 0; I < unsigned(Feature::ShaderBufferInt64Atomics); ++I)
+  // A feature the profile does not list is missing (a device without
+  // VK_EXT_shader_atomic_float2, or without 64-bit integer atomics, lists no
+  // struct that holds it): known-absent, so that diagnostics can say so.
+  for (unsigned I = 0; I < unsigned(Feature::Count); ++I)
     if (!Model.isKnown(Feature(I)))
       Model.set(Feature(I), false);
   return Model;
