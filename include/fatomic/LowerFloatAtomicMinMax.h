@@ -162,9 +162,13 @@ public:
   /// needed it); Failure: \p Words is untouched and the consumer got the
   /// reason.  The input is not validated (run spvtools::SpirvTools::Validate
   /// first where it may be invalid); the output is valid when the input was.
+  /// An exception leaves through Process only from the consumer (which then
+  /// interrupts the report) or as std::bad_alloc; in the second case \p Words
+  /// may have been emptied, as the input is freed before the output is built.
   PassStatus Process(std::vector<uint32_t> &Words);
 
-  /// Why the last Process() failed; FailureKind::None after a success.
+  /// Why the last Process() failed (also when the consumer threw at its
+  /// message); FailureKind::None after a success.
   FailureKind lastFailure() const { return Failure; }
 
   /// Number of atomics the last Process() rewrote.

@@ -261,7 +261,15 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
   // copies to the integer views (the output is only written if it lowers).
   M.flattenDecorationGroups();
   Lowering L(M, Options, Target, Consumer);
-  if (!L.collect()) {
+  bool Collected = false;
+  try {
+    Collected = L.collect();
+  } catch (...) {
+    // A consumer that throws at an error: the failure is still the error's.
+    Failure = L.failure();
+    throw;
+  }
+  if (!Collected) {
     Failure = L.failure();
     return PassStatus::Failure;
   }
@@ -276,7 +284,8 @@ PassStatus LowerFloatAtomicMinMaxPass::Process(std::vector<uint32_t> &Words) {
     return PassStatus::Failure;
   }
   Lowered = L.lowered();
-  // The input is no longer needed: free it before the output is built.
+  // The input is no longer needed: free it before the output is built (so
+  // std::bad_alloc from emit() leaves Words empty; the header says so).
   std::vector<uint32_t>().swap(Words);
   Words = M.emit();
   return PassStatus::SuccessWithChange;

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -274,6 +275,22 @@ TEST(PassBadInput, PointerChainInACircle) {
   const size_t Ac = find(W, spv::Op::OpAccessChain);
   W[Ac + 3] = W[Ac + 2];
   expectRejected(W, FailureKind::InvalidModule, "goes round in a circle");
+}
+
+// A message consumer that throws at the first error: the exception leaves
+// Process, and lastFailure() still names the error's kind (before, it said
+// None, as Process had not yet copied the kind from the lowering).
+TEST(PassBadInput, ThrowingConsumerKeepsTheFailureKind) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  const size_t A = find(W, spv::Op::OpAtomicFMaxEXT);
+  W[A + 1] = W[find(W, spv::Op::OpTypeInt) + 1]; // the result type becomes %uint
+  const std::vector<uint32_t> Before = W;
+  LowerFloatAtomicMinMaxPass Pass(LoweringOptions{}, TargetModel{});
+  Pass.SetMessageConsumer([](spv_message_level_t, const char *, const spv_position_t &,
+                             const char *Text) { throw std::runtime_error(Text); });
+  EXPECT_THROW(Pass.Process(W), std::runtime_error);
+  EXPECT_EQ(Pass.lastFailure(), FailureKind::Unsupported);
+  EXPECT_EQ(W, Before) << "the words changed";
 }
 
 TEST(PassBadInput, PointeeIsNotTheResultType) {
