@@ -10,10 +10,9 @@ operands times 3).  Checks out[i] = the operand of invocation i % 4 of its
 group (3v / 3 is exact in double) and each group's maximum = its largest
 operand.
 """
-import os
 import sys
 
-from vkrun_job import floats, run_job
+from vkrun_job import finish, group_maxima_errors, run_vals_out
 
 GROUPS, LOCAL = 8, 64
 N = GROUPS * LOCAL
@@ -27,23 +26,14 @@ def operand(i):
 def main():
     vkrun, module, d = sys.argv[1:4]
     vals = [operand(i) for i in range(N)]
-    job = {"shader": os.path.abspath(module), "groups": [GROUPS, 1, 1], "buffers": [
-        {"name": "vals", "binding": 0, "init": {"f32": vals}},
-        {"name": "out", "binding": 1, "size": 4 * (N + GROUPS), "output": "out.out"}]}
-    run_job(vkrun, d, job)
-    out = floats(d, "out.out", N + GROUPS)
+    out = run_vals_out(vkrun, module, d, vals, GROUPS, N + GROUPS)
     bad = []
     for i in range(N):
         want = vals[i - i % LOCAL + i % 4]
         if out[i] != want:
             bad.append("invocation %d: %r, expected %r" % (i, out[i], want))
-    for g in range(GROUPS):
-        top = max(vals[g * LOCAL:(g + 1) * LOCAL])
-        if out[N + g] != top:
-            bad.append("group %d: maximum %r, expected %r" % (g, out[N + g], top))
-    if bad:
-        sys.exit("\n".join(bad[:10]))
-    print("ok: %d invocations, %d groups" % (N, GROUPS))
+    bad += group_maxima_errors(out, vals, GROUPS, LOCAL)
+    finish(bad, "ok: %d invocations, %d groups" % (N, GROUPS))
 
 
 if __name__ == "__main__":

@@ -12,11 +12,9 @@ part of -0.5 is -0.0, replaced by +0.0) and each group's maximum = its
 largest operand (frac + whole = v exactly).
 """
 import math
-import os
-import struct
 import sys
 
-from vkrun_job import floats, run_job
+from vkrun_job import finish, group_maxima_errors, run_vals_out
 
 GROUPS, LOCAL = 8, 64
 N = GROUPS * LOCAL
@@ -30,23 +28,14 @@ def operand(i):
 def main():
     vkrun, module, d = sys.argv[1:4]
     vals = [operand(i) for i in range(N)]
-    job = {"shader": os.path.abspath(module), "groups": [GROUPS, 1, 1], "buffers": [
-        {"name": "vals", "binding": 0, "init": {"f32": vals}},
-        {"name": "out", "binding": 1, "size": 4 * (N + GROUPS), "output": "out.out"}]}
-    run_job(vkrun, d, job)
-    out = floats(d, "out.out", N + GROUPS)
+    out = run_vals_out(vkrun, module, d, vals, GROUPS, N + GROUPS)
     bad = []
     for i, v in enumerate(vals):
         want = max(math.trunc(v), 0.0)
         if out[i] != want or math.copysign(1.0, out[i]) != 1.0:
             bad.append("invocation %d: %r, expected %r (operand %r)" % (i, out[i], want, v))
-    for g in range(GROUPS):
-        top = max(vals[g * LOCAL:(g + 1) * LOCAL])
-        if out[N + g] != top:
-            bad.append("group %d: maximum %r, expected %r" % (g, out[N + g], top))
-    if bad:
-        sys.exit("\n".join(bad[:10]))
-    print("ok: %d invocations, %d groups" % (N, GROUPS))
+    bad += group_maxima_errors(out, vals, GROUPS, LOCAL)
+    finish(bad, "ok: %d invocations, %d groups" % (N, GROUPS))
 
 
 if __name__ == "__main__":

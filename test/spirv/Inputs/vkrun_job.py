@@ -25,3 +25,33 @@ def floats(d, name, n):
     """The first n little-endian floats of the output file d/name."""
     with open(os.path.join(d, name), "rb") as f:
         return list(struct.unpack("<%df" % n, f.read()[:4 * n]))
+
+
+def run_vals_out(vkrun, module, d, vals, groups, n_out):
+    """Runs module over `groups` workgroups with the f32 operands vals at
+    binding 0 and an output of n_out floats at binding 1; returns the
+    output's floats."""
+    job = {"shader": os.path.abspath(module), "groups": [groups, 1, 1], "buffers": [
+        {"name": "vals", "binding": 0, "init": {"f32": vals}},
+        {"name": "out", "binding": 1, "size": 4 * n_out, "output": "out.out"}]}
+    run_job(vkrun, d, job)
+    return floats(d, "out.out", n_out)
+
+
+def group_maxima_errors(out, vals, groups, local):
+    """The groups g whose out[len(vals) + g] is not the largest of their
+    `local` operands, described."""
+    n = len(vals)
+    bad = []
+    for g in range(groups):
+        top = max(vals[g * local:(g + 1) * local])
+        if out[n + g] != top:
+            bad.append("group %d: maximum %r, expected %r" % (g, out[n + g], top))
+    return bad
+
+
+def finish(bad, summary):
+    """Exits with the first ten of the errors in bad, or prints summary."""
+    if bad:
+        sys.exit("\n".join(bad[:10]))
+    print(summary)
