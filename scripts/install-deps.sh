@@ -12,6 +12,7 @@ PACKAGES=(
   libgtest-dev nlohmann-json3-dev
   python3-matplotlib
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
+  vulkan-validationlayers  # test/layer: what the layer calls is checked against Vulkan's rules
   python3-numpy
   zstd  # tools/gpubench/nvidia-sass.py and its test
   strace  # test/tools/fatomic-opt/output/interrupt.test stops the tool at a system call

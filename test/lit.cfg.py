@@ -142,6 +142,17 @@ if (os.path.exists(os.path.join(LAYER_DIR, "VkLayer_FATOMIC_float_atomic_minmax.
         "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax"])))
     config.substitutions.append(("%fatomic-layer-probe", os.path.join(
         config.fatomic_tools_dir, "fatomic-layer-probe")))
+    # The same with Khronos' validation layer below it (Debian's
+    # vulkan-validationlayers), which reports what the fatomic layer calls
+    # or hands down that Vulkan does not allow.
+    VALIDATION = "/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
+    if os.path.exists(VALIDATION):
+        config.available_features.add("layer-validation")
+        config.substitutions.append(("%with-validated-layer", " ".join([
+            "env", "VK_ICD_FILENAMES=" + LAVAPIPE_ICD, "VK_DRIVER_FILES=" + LAVAPIPE_ICD,
+            "VK_ADD_LAYER_PATH=" + LAYER_DIR,
+            "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax:"
+            "VK_LAYER_KHRONOS_validation"])))
     # The same with the test layer below it that makes lavapipe a driver
     # without VK_EXT_shader_atomic_float2 and a strict one about the int64
     # atomics extension (test/layer/hide-float2).

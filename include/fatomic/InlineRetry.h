@@ -15,6 +15,7 @@
 #ifndef FATOMIC_INLINERETRY_H
 #define FATOMIC_INLINERETRY_H
 
+#include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 #include <spirv/unified1/spirv.hpp11>
 
@@ -48,18 +49,43 @@ inline const std::vector<std::string> &retryInlineFlags() {
   return Flags;
 }
 
-/// The whole retry for environment \p Env: clearDontInline, then
-/// retryInlineFlags(); Process() the result again.  False where the
-/// optimizer fails (its messages go to \p Consumer); \p Words is then
-/// untouched.
+/// Whether the retry's optimizer can take \p Words: SPIR-V whose structure
+/// is valid (ids, types, functions, control flow), checked by the
+/// validator under the universal SPIR-V 1.6 rules with block layout
+/// skipped and the module's own id bound allowed, so that no module a
+/// Vulkan or OpenCL environment accepts is refused.  spirv-opt's passes
+/// assume a valid module and may crash on another; a caller that has not
+/// validated its input (the Vulkan layer gets the application's module as
+/// it is) must not hand them one.  The validator's messages go to
+/// \p Consumer.
+inline bool retryCanTake(const std::vector<uint32_t> &Words,
+                         const spvtools::MessageConsumer &Consumer = nullptr) {
+  spvtools::SpirvTools Tools(SPV_ENV_UNIVERSAL_1_6);
+  Tools.SetMessageConsumer(Consumer ? Consumer
+                                    : [](spv_message_level_t, const char *,
+                                         const spv_position_t &, const char *) {});
+  spvtools::ValidatorOptions Options;
+  Options.SetSkipBlockLayout(true);
+  Options.SetRelaxLogicalPointer(true);
+  if (Words.size() > 3 && Words[3] > 0x3FFFFF)
+    Options.SetUniversalLimit(spv_validator_limit_max_id_bound, Words[3]);
+  return Tools.Validate(Words.data(), Words.size(), Options);
+}
+
+/// The whole retry for environment \p Env: retryCanTake, clearDontInline,
+/// then retryInlineFlags(); Process() the result again.  False where the
+/// module is not valid SPIR-V or the optimizer fails (the messages go to
+/// \p Consumer); \p Words is then untouched.
 inline bool inlineForRetry(std::vector<uint32_t> &Words, spv_target_env Env,
                            const spvtools::MessageConsumer &Consumer = nullptr) {
+  if (!retryCanTake(Words, Consumer))
+    return false;
   std::vector<uint32_t> In = Words;
   clearDontInline(In);
   spvtools::Optimizer Inliner(Env);
   if (Consumer)
     Inliner.SetMessageConsumer(Consumer);
-  // The module is the caller's, valid or not as it was; the optimizer's own
+  // retryCanTake checked the module's structure; the optimizer's own
   // validation would apply default limits and layouts the caller may not
   // use (scalar block layout, a raised id bound), as fatomic-opt's does not.
   spvtools::OptimizerOptions Options;

@@ -80,7 +80,8 @@ typedef enum fatomic_result {
   FATOMIC_ERROR_INVALID_MODULE = 2,
   /* A pointer reaches an atomic through OpFunctionParameter, OpPhi or
    * OpSelect in a Logical module.  Inline functions into the entry points
-   * (spirv-opt --inline-entry-points-exhaustive) and call again. */
+   * (spirv-opt --merge-return --inline-entry-points-exhaustive
+   * --eliminate-dead-functions, after clearing DontInline) and call again. */
   FATOMIC_ERROR_UNTRACEABLE_POINTER = 3,
   /* An f16 atomic the target lacks, an image atomic without images=retype,
    * a Workgroup variable that cannot be retyped, a lowering that would need
@@ -122,7 +123,9 @@ FATOMIC_API fatomic_target *fatomic_target_create(void);
 /* Reads the target from a Vulkan profile (the JSON `vulkaninfo --json`
  * writes; a feature the profile does not list is missing).  On success
  * *out_target owns a new target; on error it is set to NULL (where
- * out_target itself is not NULL) and the message says what is wrong. */
+ * out_target itself is not NULL) and the message says what is wrong.
+ * \p json may be NULL where \p json_size is 0: an empty document, which is
+ * FATOMIC_ERROR_INVALID_PROFILE like any other that is not a profile. */
 FATOMIC_API fatomic_result fatomic_target_load_profile(
     const char *json, size_t json_size, fatomic_target **out_target,
     fatomic_message_fn message_fn, void *user_data);
@@ -133,9 +136,19 @@ FATOMIC_API fatomic_result fatomic_target_set_feature(fatomic_target *target,
                                                       const char *feature,
                                                       int native);
 
-/* 1 when \p feature is native, 0 when not, -1 for an unknown name. */
+/* 1 when \p feature is native, 0 when not (or when the target says nothing
+ * of it: see fatomic_target_feature_known), -1 for an unknown name. */
 FATOMIC_API int fatomic_target_has_feature(const fatomic_target *target,
                                            const char *feature);
+
+/* 1 when the target says whether \p feature is there (a profile was read, or
+ * fatomic_target_set_feature named it), 0 when it says nothing (a feature of
+ * fatomic_target_create's target that was never set), -1 for an unknown
+ * name.  Of a feature the target says nothing about, fatomic_lower takes a
+ * float min/max feature as missing (the atomic is lowered) and the 64-bit
+ * integer atomics as present (an f64 lowering uses them). */
+FATOMIC_API int fatomic_target_feature_known(const fatomic_target *target,
+                                             const char *feature);
 
 FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
 

@@ -48,11 +48,23 @@ bool enablesExtension(const VkInstanceCreateInfo *Info, const char *Name) {
 
 void fillInstance(InstanceData &I, const VkInstanceCreateInfo *Info) {
   I.DestroyInstance = gipa<PFN_vkDestroyInstance>(I, "vkDestroyInstance");
-  I.GetFeatures2 =
-      gipa<PFN_vkGetPhysicalDeviceFeatures2>(I, "vkGetPhysicalDeviceFeatures2");
-  if (!I.GetFeatures2)
+  const VkApplicationInfo *App = Info->pApplicationInfo;
+  if (App && App->apiVersion)
+    I.ApiVersion = App->apiVersion;
+  // A Vulkan 1.0 instance has the two queries only through the extension,
+  // under their KHR names (the core ones are 1.1 commands there).
+  if (I.ApiVersion >= VK_API_VERSION_1_1) {
+    I.GetFeatures2 = gipa<PFN_vkGetPhysicalDeviceFeatures2>(
+        I, "vkGetPhysicalDeviceFeatures2");
+    I.GetProperties2 = gipa<PFN_vkGetPhysicalDeviceProperties2>(
+        I, "vkGetPhysicalDeviceProperties2");
+  } else if (enablesExtension(
+                 Info, VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME)) {
     I.GetFeatures2 = gipa<PFN_vkGetPhysicalDeviceFeatures2>(
         I, "vkGetPhysicalDeviceFeatures2KHR");
+    I.GetProperties2 = gipa<PFN_vkGetPhysicalDeviceProperties2>(
+        I, "vkGetPhysicalDeviceProperties2KHR");
+  }
   I.EnumerateDeviceExtensions = gipa<PFN_vkEnumerateDeviceExtensionProperties>(
       I, "vkEnumerateDeviceExtensionProperties");
   I.CreateDevice = gipa<PFN_vkCreateDevice>(I, "vkCreateDevice");

@@ -81,23 +81,20 @@ void fillTarget(PhysicalInfo &P, bool Force) {
   P.Target.Source = Force ? "the driver (FATOMIC_LAYER_FORCE=1)" : "the driver";
 }
 
-/// The subgroup stages and operations of \p Phys (Vulkan 1.1), and its
-/// driver where \p HasDriverProps (Vulkan 1.2 or VK_KHR_driver_properties),
-/// for aggregate=auto.  Extended types depend on what the device enables
+/// The subgroup stages and operations of \p Phys (Vulkan 1.1: \p ApiVersion
+/// is the device's effective version), and its driver where
+/// \p HasDriverProps (Vulkan 1.2 or VK_KHR_driver_properties), for
+/// aggregate=auto.  Extended types depend on what the device enables
 /// (enablesSubgroupExtendedTypes).
 void querySubgroups(InstanceData &I, VkPhysicalDevice Phys, uint32_t ApiVersion,
                     bool HasDriverProps, SubgroupSupport &S) {
-  if (ApiVersion < VK_API_VERSION_1_1)
-    return;
-  auto GetProps2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(
-      I.NextGipa(I.Instance, "vkGetPhysicalDeviceProperties2"));
-  if (!GetProps2)
+  if (ApiVersion < VK_API_VERSION_1_1 || !I.GetProperties2)
     return;
   VkPhysicalDeviceDriverProperties Driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties Sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
                                          HasDriverProps ? &Driver : nullptr};
   VkPhysicalDeviceProperties2 Props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &Sub};
-  GetProps2(Phys, &Props);
+  I.GetProperties2(Phys, &Props);
   // SubgroupSupport::DriverCombinesUnused32 names the driver.
   S.DriverCombinesUnused32 = HasDriverProps && Driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   S.Known = true;
@@ -129,7 +126,9 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
   VkPhysicalDeviceProperties Props{};
   if (GetProps)
     GetProps(Phys, &Props);
-  bool HasInt64Struct = Props.apiVersion >= VK_API_VERSION_1_2 ||
+  // The device's effective version: the lower of the instance's and its own.
+  const uint32_t Effective = std::min(I.ApiVersion, Props.apiVersion);
+  bool HasInt64Struct = Effective >= VK_API_VERSION_1_2 ||
                         hasExtension(Exts, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
 
   VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -143,15 +142,21 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
   }
   if (HasInt64Struct)
     *Tail = &I64;
-  if (I.GetFeatures2)
+  if (I.GetFeatures2) {
     I.GetFeatures2(Phys, &F);
+  } else if (auto GetFeatures = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures>(
+                 I.NextGipa(I.Instance, "vkGetPhysicalDeviceFeatures"))) {
+    // Vulkan 1.0 without the extension: no float atomic features can be
+    // asked for (or enabled), so none is native.
+    GetFeatures(Phys, &F.features);
+  }
   Info.Float2.pNext = nullptr;
   Info.ShaderInt64 = F.features.shaderInt64;
   Info.BufferInt64Atomics = I64.shaderBufferInt64Atomics;
   Info.SharedInt64Atomics = I64.shaderSharedInt64Atomics;
   fillTarget(Info, settings().Force);
-  querySubgroups(I, Phys, Props.apiVersion,
-                 Props.apiVersion >= VK_API_VERSION_1_2 ||
+  querySubgroups(I, Phys, Effective,
+                 Effective >= VK_API_VERSION_1_2 ||
                      hasExtension(Exts, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME),
                  Info.Target.Subgroups);
 }

@@ -60,7 +60,15 @@ struct InstanceData {
   VkInstance Instance = VK_NULL_HANDLE;
   PFN_vkGetInstanceProcAddr NextGipa = nullptr;
   PFN_vkDestroyInstance DestroyInstance = nullptr;
+  /// The instance's Vulkan version (VkApplicationInfo::apiVersion, 1.0
+  /// where not given): a device's effective version is the lower of this
+  /// and its own.
+  uint32_t ApiVersion = VK_API_VERSION_1_0;
+  /// vkGetPhysicalDeviceFeatures2 / Properties2, or their KHR names on a
+  /// Vulkan 1.0 instance that enables VK_KHR_get_physical_device_properties2;
+  /// null on a 1.0 instance without it.
   PFN_vkGetPhysicalDeviceFeatures2 GetFeatures2 = nullptr;
+  PFN_vkGetPhysicalDeviceProperties2 GetProperties2 = nullptr;
   PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensions = nullptr;
   PFN_vkCreateDevice CreateDevice = nullptr;
   PFN_vkSubmitDebugUtilsMessageEXT SubmitDebugMessage = nullptr;

@@ -2,7 +2,8 @@
 //
 // FATOMIC_LAYER_OPTIONS   the pass's option string, after the layer's own
 //                         default writers=any (the layer sees one module at a
-//                         time, never the other shaders that share memory)
+//                         time, never the other shaders that share memory);
+//                         native= is refused (the driver says what is native)
 // FATOMIC_LAYER_FORCE=1   treat the driver as having no buffer or shared
 //                         float min/max: every such atomic is lowered
 // FATOMIC_LAYER_DUMP_DIR  (tests) write each module handed to the driver to
@@ -32,6 +33,13 @@ Settings readSettings() {
     S.Options = *O;
   else
     S.Error = "FATOMIC_LAYER_OPTIONS: " + Error;
+  // The layer asks the driver what is native and enables only that on the
+  // device: a feature named native= here would reach the driver unlowered
+  // in a module whose device does not have it.
+  if (S.Error.empty() && !S.Options.Native.empty())
+    S.Error = "FATOMIC_LAYER_OPTIONS: native= is not a layer setting: the "
+              "layer keeps native what the driver reports (and "
+              "FATOMIC_LAYER_FORCE=1 lowers that too)";
   const char *Force = std::getenv("FATOMIC_LAYER_FORCE");
   S.Force = Force && std::strcmp(Force, "1") == 0;
   if (Force && *Force && !S.Force && std::strcmp(Force, "0") != 0 &&

@@ -101,10 +101,20 @@ Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
   });
   PassStatus S = Pass.Process(Words);
   if (S == PassStatus::Failure &&
-      Pass.lastFailure() == FailureKind::UntraceablePointer &&
-      inlineForRetry(Words, SPV_ENV_VULKAN_1_3)) {
-    Messages.clear();
-    S = Pass.Process(Words);
+      Pass.lastFailure() == FailureKind::UntraceablePointer) {
+    // The application's module has not been validated: inlineForRetry
+    // checks it first and says why it would not take it.
+    std::string Refusal;
+    if (inlineForRetry(Words, SPV_ENV_VULKAN_1_3,
+                       [&](spv_message_level_t, const char *,
+                           const spv_position_t &, const char *M) {
+                         Refusal += Refusal.empty() ? M : std::string("; ") + M;
+                       })) {
+      Messages.clear();
+      S = Pass.Process(Words);
+    } else if (!Refusal.empty()) {
+      Messages += "; not inlined to lower again: " + Refusal;
+    }
   }
   if (S == PassStatus::Failure) {
     reportError(D.Instance, std::string(What) +

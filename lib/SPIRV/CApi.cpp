@@ -218,6 +218,16 @@ int fatomic_target_has_feature(const fatomic_target *Target,
   return Target->Model.has(*F) ? 1 : 0;
 }
 
+int fatomic_target_feature_known(const fatomic_target *Target,
+                                 const char *Feature) {
+  if (!Target || !Feature)
+    return -1;
+  std::optional<fatomic::Feature> F = fatomic::parseFeature(Feature);
+  if (!F)
+    return -1;
+  return Target->Model.isKnown(*F) ? 1 : 0;
+}
+
 void fatomic_target_destroy(fatomic_target *Target) { delete Target; }
 
 fatomic_result fatomic_lower(const fatomic_target *Target, const char *Options,

@@ -134,10 +134,8 @@ bool ImageRetype::walk(uint32_t Root, const std::string &Var, std::vector<Change
       }
       if (O == Op::OpFunctionCall) {
         C.error(FailureKind::UntraceablePointer,
-                Var + " is passed to a function by " + M.describe(R) +
-                    "; inline the entry points first (DontInline cleared, then "
-                    "spirv-opt --merge-return --inline-entry-points-exhaustive; "
-                    "fatomic-opt tries that once by itself)");
+                Var + " is passed to a function by " + M.describe(R) + "; " +
+                    InlineFirstAdvice);
         Ok = false;
         continue;
       }

@@ -33,6 +33,14 @@ enum class MemKind {
   Private,       ///< Function / Private: plain load, combine, store
 };
 
+/// What every UntraceablePointer error advises: the steps of fatomic-opt's
+/// own retry (fatomic::retryInlineFlags(), fatomic/InlineRetry.h), so that a
+/// caller can take them before the pass and need no retry.
+inline constexpr const char *InlineFirstAdvice =
+    "inline the entry points first (DontInline cleared, then spirv-opt "
+    "--merge-return --inline-entry-points-exhaustive "
+    "--eliminate-dead-functions; fatomic-opt tries that once by itself)";
+
 /// One float min/max atomic to lower.
 struct Site {
   InstRef Atomic;

@@ -201,10 +201,7 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
   case Op::OpFunctionCall:
     C.error(FailureKind::UntraceablePointer,
             M.describe(User) + ": passes Workgroup variable " + C.idName(Root) +
-                " to a function; inline the entry points first (DontInline "
-                "cleared, then spirv-opt --merge-return "
-                "--inline-entry-points-exhaustive; fatomic-opt tries that "
-                "once by itself)");
+                " to a function; " + InlineFirstAdvice);
     return false;
   default:
     if (keepsUse(Root, User, U.Word, PT))

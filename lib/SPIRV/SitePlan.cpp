@@ -72,10 +72,7 @@ void SitePlanner::chainError(InstRef Atomic, const ChainWalk &W) {
   case Op::OpFunctionParameter:
   case Op::OpPhi:
     C.error(FailureKind::UntraceablePointer,
-            From + ", so its variable is not known; inline the entry points "
-                   "first (DontInline cleared, then spirv-opt --merge-return "
-                   "--inline-entry-points-exhaustive; fatomic-opt tries that once "
-                   "by itself)");
+            From + ", so its variable is not known; " + InlineFirstAdvice);
     return;
   default:
     C.error(FailureKind::Unsupported, From + ", which fatomic cannot trace");

@@ -201,6 +201,20 @@ int main(int argc, char **argv) {
         "a misspelt feature is an invalid argument");
   CHECK(fatomic_target_has_feature(target, "nope") == -1,
         "has_feature of an unknown name is -1");
+  /* What the new target says nothing of: the 64-bit integer atomics are
+   * neither native nor known (fatomic_lower assumes them); what was set is
+   * known. */
+  CHECK(fatomic_target_has_feature(target, "shaderBufferInt64Atomics") == 0 &&
+            fatomic_target_feature_known(target, "shaderBufferInt64Atomics") ==
+                0,
+        "a new target says nothing of shaderBufferInt64Atomics");
+  CHECK(fatomic_target_feature_known(target,
+                                     "shaderBufferFloat32AtomicMinMax") == 1,
+        "a feature set is known");
+  CHECK(fatomic_target_feature_known(target, "nope") == -1 &&
+            fatomic_target_feature_known(NULL, "shaderBufferInt64Atomics") ==
+                -1,
+        "feature_known of an unknown name or a NULL target is -1");
   r = fatomic_lower(target, NULL, words, word_count, &out, &out_count,
                     &lowered, on_message, &log);
   CHECK(r == FATOMIC_SUCCESS && lowered == 2,
@@ -254,6 +268,9 @@ int main(int argc, char **argv) {
   CHECK(fatomic_target_has_feature(profile,
                                    "shaderBufferFloat64AtomicMinMax") == 0,
         "profile: f64 buffer min/max not native");
+  CHECK(fatomic_target_feature_known(profile,
+                                     "shaderBufferFloat64AtomicMinMax") == 1,
+        "profile: every feature is known, the missing ones too");
   r = fatomic_lower(profile, NULL, words, word_count, &out, &out_count,
                     &lowered, on_message, &log);
   CHECK(r == FATOMIC_SUCCESS && lowered == 1 &&

@@ -1,6 +1,6 @@
 //===- fatomic-layer-probe.cpp - Drives the Vulkan layer for its tests ----===//
 //
-//   fatomic-layer-probe [--device N] [--api 1.1|1.2] [--read-only] [--threads N]
+//   fatomic-layer-probe [--device N] [--api 1.0|1.1|1.2] [--read-only] [--threads N]
 //                       [--unknown-struct] [--pipeline | --shader-object |
 //                       --ray-tracing | --ray-tracing-nv] [MODULE.spv...]
 //
@@ -30,7 +30,9 @@
 // device lacks the extension) and prints "vkCreateRayTracingPipelinesNV:
 // RESULT" and each module's line.  Every mode prints whether the device
 // gives vkCreateRayTracingPipelinesKHR and vkCreateRayTracingPipelinesNV.
-// --api sets the instance's Vulkan version (default 1.2).
+// --api sets the instance's Vulkan version (default 1.2); with 1.0 the
+// instance enables VK_KHR_get_physical_device_properties2 and the probe asks
+// for the features through vkGetPhysicalDeviceFeatures2KHR.
 // --read-only puts the device create info with its feature chain, and each
 // pipeline's create info with its stage chain, in memory made read-only
 // (Vulkan declares them const).  With either of --read-only and --threads
@@ -184,11 +186,12 @@ struct Probe {
     M.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     M.pfnUserCallback = onMessage;
-    const char *Ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    const char *Exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                          VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME};
     VkInstanceCreateInfo CI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     CI.pApplicationInfo = &App;
-    CI.enabledExtensionCount = 1;
-    CI.ppEnabledExtensionNames = &Ext;
+    CI.enabledExtensionCount = ApiVersion < VK_API_VERSION_1_1 ? 2 : 1;
+    CI.ppEnabledExtensionNames = Exts;
     VkResult R = vkCreateInstance(&CI, nullptr, &Instance);
     if (R != VK_SUCCESS)
       return R;
@@ -262,7 +265,11 @@ struct Probe {
       F2.pNext = &RayTracing;
     }
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
-    vkGetPhysicalDeviceFeatures2(Phys, &F);
+    auto GetFeatures2 = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
+        vkGetInstanceProcAddr(Instance, ApiVersion < VK_API_VERSION_1_1
+                                            ? "vkGetPhysicalDeviceFeatures2KHR"
+                                            : "vkGetPhysicalDeviceFeatures2"));
+    GetFeatures2(Phys, &F);
     ShaderObject.pNext = nullptr;
     RayTracing.pNext = nullptr;
 #define P(X) std::printf("  " #X " = %u\n", F2.X)
@@ -654,7 +661,7 @@ int main(int Argc, char **Argv) {
     else if (!std::strcmp(Argv[K], "--threads") && K + 1 < Argc)
       P.Threads = static_cast<unsigned>(std::atoi(Argv[++K]));
     else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing + RayTracingNV > 1) {
-      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.1|1.2] "
+      std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.0|1.1|1.2] "
                            "[--read-only] [--threads N] [--unknown-struct] "
                            "[--pipeline | --shader-object | --ray-tracing | --ray-tracing-nv] "
                            "[MODULE.spv...]\n");
@@ -662,11 +669,13 @@ int main(int Argc, char **Argv) {
     } else
       Modules.push_back(Argv[K]);
   }
-  if (Api != "1.1" && Api != "1.2") {
-    std::fprintf(stderr, "fatomic-layer-probe: --api takes 1.1 or 1.2\n");
+  if (Api != "1.0" && Api != "1.1" && Api != "1.2") {
+    std::fprintf(stderr, "fatomic-layer-probe: --api takes 1.0, 1.1 or 1.2\n");
     return 1;
   }
-  P.ApiVersion = Api == "1.1" ? VK_API_VERSION_1_1 : VK_API_VERSION_1_2;
+  P.ApiVersion = Api == "1.0"   ? VK_API_VERSION_1_0
+                 : Api == "1.1" ? VK_API_VERSION_1_1
+                                : VK_API_VERSION_1_2;
   if (VkResult R = P.createInstance(); R != VK_SUCCESS) {
     std::printf("vkCreateInstance: %s\n", resultName(R));
     return 2;

@@ -13,7 +13,8 @@
 // usage: fatomic-engine-example [--profile=FILE] [--native=F1+F2...]
 //                               [--options=OPTIONS] <shader.comp> <out.spv>
 //
-// It prints one line per step and exits 1 on any error, writing nothing.
+// It prints one line per step on stderr (the output may be /dev/stdout) and
+// exits 1 on any error, writing nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,7 +116,8 @@ constexpr const char *Usage =
     "\n"
     "Compiles a GLSL compute shader with glslang, lowers the float atomic\n"
     "min/max the device lacks with fatomic, optimizes and validates the result\n"
-    "with spvtools (Vulkan 1.2) and writes it to <out.spv>.\n"
+    "with spvtools (Vulkan 1.2) and writes it to <out.spv> (which may be\n"
+    "/dev/stdout: the steps and errors go to stderr).\n"
     "\n"
     "  --profile=FILE     the device: the JSON `vulkaninfo --json` writes\n"
     "  --native=F1+F2...  features the device has (added to the profile's)\n"
@@ -196,14 +198,14 @@ bool optimizeAndValidate(std::vector<uint32_t> &Words) {
   Opt.RegisterPerformancePasses();
   if (!Opt.Run(Words.data(), Words.size(), &Words))
     return false;
-  std::cout << "spvtools::Optimizer: " << Words.size() << " words\n";
+  std::cerr << "spvtools::Optimizer: " << Words.size() << " words\n";
   spvtools::SpirvTools Tools(Env);
   Tools.SetMessageConsumer(printMessage);
   if (!Tools.Validate(Words)) {
     std::cerr << "error: the result is not valid SPIR-V for Vulkan 1.2\n";
     return false;
   }
-  std::cout << "spirv-val: valid for Vulkan 1.2\n";
+  std::cerr << "spirv-val: valid for Vulkan 1.2\n";
   return true;
 }
 
@@ -334,11 +336,11 @@ int main(int Argc, char **Argv) {
   glslang::FinalizeProcess();
   if (!Compiled)
     return 1;
-  std::cout << "glslang: " << Words.size() << " words\n";
+  std::cerr << "glslang: " << Words.size() << " words\n";
 
   unsigned Lowered = 0;
   if (!lower(Words, Options, Target, Lowered))
     return 1;
-  std::cout << "fatomic: lowered " << Lowered << " float atomic min/max\n";
+  std::cerr << "fatomic: lowered " << Lowered << " float atomic min/max\n";
   return optimizeAndValidate(Words) && writeModule(L.Files[1], Words) ? 0 : 1;
 }

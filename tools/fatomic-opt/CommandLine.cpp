@@ -240,10 +240,13 @@ bool Parser::readConfigFile(const std::string &Path) {
 }
 
 void Parser::addSpirvOptFlag(std::vector<Step> &Steps, std::string Flag) {
-  // As in spirv-opt: HLSL legalization output is validated with relaxed
-  // logical pointer rules.
-  if (Flag == "--legalize-hlsl")
+  // As in spirv-opt: the input of HLSL legalization is validated by the
+  // rules before legalization (a whole runtime array may be loaded, ...) and
+  // with relaxed logical pointer rules.
+  if (Flag == "--legalize-hlsl") {
     Inv.Validator.RelaxLogicalPointer = true;
+    Inv.Validator.BeforeHlslLegalization = true;
+  }
   Step S;
   S.SpirvOptFlags.push_back(std::move(Flag));
   appendStep(Steps, std::move(S));

@@ -13,6 +13,8 @@
 #include <iterator>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <random>
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -63,11 +65,39 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
   return true;
 }
 
-/// The permissions a newly created file gets: 0666 less the umask.
-mode_t newFileMode() {
-  const mode_t Mask = ::umask(0);
-  ::umask(Mask);
-  return 0666 & ~Mask;
+/// Creates a new file \p Name, whose last six characters are "XXXXXX" and
+/// are replaced as mkstemp replaces them.  Unlike mkstemp's 0600, the file
+/// is created with 0666, as fopen creates spirv-opt's output: the kernel
+/// then takes away the umask, or applies the directory's default ACL where
+/// it has one (and ignores the umask).  A descriptor, or -1 with errno set.
+int createLikeFopen(std::string &Name) {
+  static const char Letters[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static std::mt19937_64 Random{std::random_device{}()};
+  static std::mutex RandomLock;
+  const size_t Tail = Name.size() - 6;
+  for (int Attempt = 0; Attempt < 1000; ++Attempt) {
+    {
+      std::lock_guard<std::mutex> Hold(RandomLock);
+      for (size_t I = Tail; I < Name.size(); ++I)
+        Name[I] = Letters[Random() % (sizeof(Letters) - 1)];
+    }
+    const int Fd =
+        ::open(Name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (Fd >= 0 || errno != EEXIST)
+      return Fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+/// Drops the access ACL that \p Fd, a new file, took from its directory's
+/// default ACL: it replaces a file that had none (one with an ACL is
+/// written in place).  False with errno set where it could not.
+bool dropInheritedAcl(int Fd) {
+  if (::fremovexattr(Fd, "system.posix_acl_access") == 0)
+    return true;
+  return errno == ENODATA || errno == ENOTSUP || errno == EOPNOTSUPP;
 }
 
 /// True when \p Bytes starts like a text file (SPIR-V assembly, GLSL...).
@@ -451,7 +481,7 @@ public:
     Name = (std::filesystem::path(Target).parent_path() / ".fatomic.XXXXXX")
                .string();
     BlockedSignals Block;
-    Fd = ::mkstemp(Name.data());
+    Fd = createLikeFopen(Name);
     if (Fd < 0)
       return false;
     ArmedTemp.store(Name.c_str());
@@ -509,9 +539,13 @@ bool matchOwner(int Fd, const struct stat &Existing) {
   return ::fchown(Fd, Existing.st_uid, Existing.st_gid) == 0;
 }
 
+/// Whether \p Error (of creating the temporary, giving it the owner or
+/// renaming it over the output) says the output can only be written in
+/// place: EBUSY and EXDEV where the output is a mount point (a file
+/// bind-mounted into a container: rename may not replace it).
 bool mayNotReplace(int Error) {
   return Error == EACCES || Error == EPERM || Error == EROFS ||
-         Error == EINVAL;
+         Error == EINVAL || Error == EBUSY || Error == EXDEV;
 }
 
 /// Writes a regular or new file at \p Path: the bytes go to a temporary file
@@ -522,11 +556,12 @@ bool mayNotReplace(int Error) {
 /// it is (more than one hard link, extended attributes or ACLs, an owner or
 /// group we may not give the temporary) or may not be made (a directory we
 /// may not create files in, a sticky directory that forbids the rename), the
-/// file is written in place, as spirv-opt writes it (writeInPlace).  False
+/// file is written in place, as spirv-opt writes it (writeInPlace); so is
+/// a file that is a mount point, which no rename may replace.  False
 /// with errno set on failure.
 bool replaceRegular(const std::string &Path, const struct stat *Existing,
                     const char *Data, size_t Size) {
-  mode_t Mode = newFileMode();
+  mode_t Mode = 0;
   if (Existing) {
     // Opened without O_TRUNC: this only asks whether we may write it.
     const int Probe = ::open(Path.c_str(), O_WRONLY);
@@ -551,9 +586,12 @@ bool replaceRegular(const std::string &Path, const struct stat *Existing,
     Temp.remove();
     return writeInPlace(Path, Data, Size);
   }
-  // fchmod after fchown, which clears the set-id bits.
+  // A new file keeps the mode (and ACL) it was created with; a replacement
+  // takes the old file's mode, set after fchown, which clears the set-id
+  // bits, and no ACL of the directory's.
   const bool Written =
-      ::fchmod(Temp.fd(), Mode) == 0 && writeAll(Temp.fd(), Data, Size);
+      (!Existing || (dropInheritedAcl(Temp.fd()) && ::fchmod(Temp.fd(), Mode) == 0)) &&
+      writeAll(Temp.fd(), Data, Size);
   if (!Temp.close(Written))
     return false;
   if (Temp.renameOver(Path))

@@ -348,8 +348,17 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
   Usage Used;
   fatomic::PassStatus Status = processTimed(Pass, Words, Used);
 
+  // The retry's optimizer takes only a valid module: the input was
+  // validated, unless --skip-validation said not to.
   if (Status == fatomic::PassStatus::Failure &&
-      Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
+      Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer &&
+      !fatomic::retryCanTake(Words, Diag.consumer())) {
+    for (const Message &M : Held)
+      Diag.print(M.Level, M.Position, M.Text);
+    Diag.note("not inlining to lower again: the module is not valid SPIR-V "
+              "(the validator's message above)");
+  } else if (Status == fatomic::PassStatus::Failure &&
+             Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
     for (const Message &M : Held)
       Diag.note(M.Text);
     Diag.note("clearing DontInline, inlining all functions into the entry "
