@@ -750,14 +750,37 @@ bool selectsAcquireLoads(const Function &F) {
   return Arch && *Arch >= FirstNVPTXAcquireLoadArch;
 }
 
+/// The syncscope of the atomic loads and fences that lower \p RMW.  NVPTX
+/// selects atomicrmw and cmpxchg at every scope, but no atomic load or
+/// fence at singlethread scope, nor at cluster scope before sm_90 (llc
+/// aborts: "Atomics need scope > Thread"): there they take the system
+/// scope, which orders at least what the narrower one would.
+SyncScope::ID addedScope(const AtomicRMWInst &RMW) {
+  const SyncScope::ID Scope = RMW.getSyncScopeID();
+  const Function &F = *RMW.getFunction();
+  if (!F.getParent()->getTargetTriple().isNVPTX())
+    return Scope;
+  if (Scope == SyncScope::SingleThread)
+    return SyncScope::System;
+  if (RMW.getContext().getSyncScopeName(Scope) == "cluster") {
+    std::optional<unsigned> Arch =
+        smArch(F.getFnAttribute("target-cpu").getValueAsString());
+    if (!Arch || *Arch < 90)
+      return SyncScope::System;
+  }
+  return Scope;
+}
+
 /// `atomicrmw` and friends, with the original ordering, syncscope,
 /// volatility, alignment and metadata; the loads monotonic where the
-/// target has no stronger ones (selectsAcquireLoads).
+/// target has no stronger ones (selectsAcquireLoads), and loads and fences
+/// of a scope the target selects (addedScope).
 class LLVMAtomicWord final : public AtomicWord {
 public:
   LLVMAtomicWord(AtomicRMWInst &RMW, IntegerType *WordTy)
       : RMW(RMW), WordTy(WordTy),
-        AcquireLoads(selectsAcquireLoads(*RMW.getFunction())) {}
+        AcquireLoads(selectsAcquireLoads(*RMW.getFunction())),
+        LoadScope(addedScope(RMW)) {}
 
   std::optional<AtomicOrdering> earlyOutOrdering() const override {
     if (RMW.isVolatile())
@@ -774,7 +797,7 @@ public:
       Ordering = AtomicOrdering::Monotonic;
     return withMetadata(A.add(new LoadInst(
         WordTy, RMW.getPointerOperand(), "", RMW.isVolatile(), RMW.getAlign(),
-        Ordering, RMW.getSyncScopeID(), A.at())));
+        Ordering, LoadScope, A.at())));
   }
 
   bool relaxesLoad(AtomicOrdering Ordering) const override {
@@ -784,12 +807,11 @@ public:
   /// A monotonic load and then an acquire fence synchronise with every
   /// release that an acquire load would (the fence rules of C++
   /// [atomics.fences] and LangRef's fence), and more.  The fence has the
-  /// atomic's syncscope.
+  /// load's syncscope.
   void emitLoadFence(Appender &A, AtomicOrdering Ordering) override {
     assert(Ordering == AtomicOrdering::Acquire &&
            "the early-out loads monotonic or acquire");
-    A.add(new FenceInst(RMW.getContext(), Ordering, RMW.getSyncScopeID(),
-                        A.at()));
+    A.add(new FenceInst(RMW.getContext(), Ordering, LoadScope, A.at()));
   }
 
   Value *emitMinMax(Appender &A, IntOp Op, Value *Operand) override {
@@ -832,6 +854,7 @@ private:
   AtomicRMWInst &RMW;
   IntegerType *WordTy;
   const bool AcquireLoads; ///< selectsAcquireLoads of RMW's function
+  const SyncScope::ID LoadScope; ///< addedScope of RMW
 };
 
 /// dx.op.atomicBinOp / dx.op.atomicCompareExchange on the call's resource
@@ -1713,11 +1736,16 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
     return;
   const bool Controlled = Aggregates && usesConvergenceControl(F);
   for (SmallVectorImpl<FloatAtomic> *List : {&Atomics, &ToOutline}) {
+    // Last atomic first, as the lowering itself goes: each block split then
+    // moves only what follows its atomic up to the next one already split,
+    // which keeps a block of many atomics linear.  Built backwards, the
+    // list is turned around at the end.
     SmallVector<FloatAtomic, 8> WithElected;
-    for (const FloatAtomic &A : *List) {
+    for (const FloatAtomic &A : reverse(*List)) {
+      WithElected.push_back(A);
       auto *RMW = dyn_cast<AtomicRMWInst>(A.Inst);
       if (RMW && Aggregates && isWarpAggregable(*RMW)) {
-        // Before the per-lane atomic, as its block comes first.
+        // Before the per-lane atomic in the list, as its block comes first.
         FloatAtomic &Elected = WithElected.emplace_back(A);
         Elected.Inst =
             &aggregateOverWarp(*RMW, A.Op, Options.policyFor(A.DefaultPolicy),
@@ -1725,8 +1753,8 @@ void aggregateWarpAtomics(Function &F, const LoweringOptions &Options,
       } else if (RMW && Cache) {
         Cache->guard(*RMW);
       }
-      WithElected.push_back(A);
     }
+    std::reverse(WithElected.begin(), WithElected.end());
     *List = std::move(WithElected);
   }
 }

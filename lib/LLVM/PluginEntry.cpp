@@ -73,21 +73,31 @@ cl::opt<bool> ReconvergeForTesting(
       fatomic::llvmir::setReconvergeForTesting(On);
     }));
 
+/// Adds the pass, with -fatomic-options, at the end of a default pipeline.
+void addToPipeline(ModulePassManager &MPM) {
+  if (!AddToDefaultPipeline)
+    return;
+  // Checked when the option was parsed.
+  fatomic::LoweringOptions Options =
+      cantFail(fatomic::llvmir::parseLLVMPassOptions(PipelineOptions));
+  // No inliner runs after this point: helpers would stay calls.
+  if (!Options.OutlineGiven)
+    Options.Outline = false;
+  MPM.addPass(fatomic::llvmir::LowerFloatAtomicMinMaxPass(std::move(Options)));
+}
+
 void registerCallbacks(PassBuilder &PB) {
   fatomic::llvmir::registerLowerFloatAtomicMinMax(PB);
+  // The per-module pipelines (default<O*>, the pre-link and ThinLTO ones)
+  // end in the optimizer's last extension point; the full LTO link
+  // pipeline (lto<O*>) has one of its own.  Where both run, the second
+  // finds nothing left to lower.
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-        if (!AddToDefaultPipeline)
-          return;
-        // Checked when the option was parsed.
-        fatomic::LoweringOptions Options =
-            cantFail(fatomic::llvmir::parseLLVMPassOptions(PipelineOptions));
-        // No inliner runs after this point: helpers would stay calls.
-        if (!Options.OutlineGiven)
-          Options.Outline = false;
-        MPM.addPass(
-            fatomic::llvmir::LowerFloatAtomicMinMaxPass(std::move(Options)));
+        addToPipeline(MPM);
       });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { addToPipeline(MPM); });
 }
 
 } // namespace

@@ -25,22 +25,22 @@ define spir_kernel void @two(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v,
 ; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq ptr addrspace(1) %p, null
 ; CHECK-NEXT: [[BEHIND:%[0-9]+]] = icmp uge i32 [[KEY]], -1
 ; CHECK-NEXT: [[HIT:%fatomic.cache.hit[0-9]*]] = and i1 [[SAME]], [[BEHIND]]
-; CHECK-NEXT: br i1 [[HIT]], label %fatomic.cache.done, label %fatomic.cache.miss
-; CHECK:      fatomic.cache.miss:
+; CHECK-NEXT: br i1 [[HIT]], label %[[DONE:fatomic.cache.done[0-9]*]], label %[[MISS:fatomic.cache.miss[0-9]*]]
+; CHECK:      [[MISS]]:
 ; CHECK-NEXT: [[OLD:%[0-9]+]] = call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %p, float {{%[0-9]+}})
 ; CHECK-NEXT: bitcast float [[OLD]] to i32
 ; CHECK:      [[BOUND:%[0-9]+]] = call i32 @llvm.umin.i32(i32 {{%[0-9]+}}, i32 [[KEY]])
-; CHECK-NEXT: br label %fatomic.cache.done
-; CHECK:      fatomic.cache.done:
-; CHECK-NEXT: [[B1:%fatomic.cache.bound[.0-9]*]] = phi i32 [ -1, {{%[0-9]+}} ], [ [[BOUND]], %fatomic.cache.miss ]
-; CHECK-NEXT: [[P1:%fatomic.cache.ptr[.0-9]*]] = phi ptr addrspace(1) [ null, {{%[0-9]+}} ], [ %p, %fatomic.cache.miss ]
+; CHECK-NEXT: br label %[[DONE]]
+; CHECK:      [[DONE]]:
+; CHECK-NEXT: [[B1:%fatomic.cache.bound[.0-9]*]] = phi i32 [ -1, {{%[0-9]+}} ], [ [[BOUND]], %[[MISS]] ]
+; CHECK-NEXT: [[P1:%fatomic.cache.ptr[.0-9]*]] = phi ptr addrspace(1) [ null, {{%[0-9]+}} ], [ %p, %[[MISS]] ]
 ; CHECK:      icmp eq ptr addrspace(1) %q, [[P1]]
 ; CHECK-NEXT: icmp uge i32 {{%[0-9]+}}, [[B1]]
 ; CHECK:      call spir_func float @fatomic.fmin.f32.monotonic.p1(ptr addrspace(1) %q, float {{%[0-9]+}})
 
 ; INPLACE-LABEL: define spir_kernel void @two(
-; INPLACE:       fatomic.cache.miss:
+; INPLACE:       fatomic.cache.miss{{[0-9]*}}:
 ; INPLACE:       load atomic i32, ptr addrspace(1) %p monotonic
-; INPLACE:       fatomic.cache.miss{{[0-9]+}}:
+; INPLACE:       fatomic.cache.miss{{[0-9]*}}:
 ; INPLACE:       load atomic i32, ptr addrspace(1) %q monotonic
 ; INPLACE-NOT:   atomicrmw f

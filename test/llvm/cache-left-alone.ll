@@ -117,8 +117,8 @@ define ptx_kernel void @two_types(ptr addrspace(1) %p, ptr addrspace(1) %q, floa
   ret void
 }
 
-; CHECK:       fatomic.cache.miss:
-; CHECK:       fatomic.cache.miss{{[0-9]+}}:
+; CHECK:       fatomic.cache.miss{{[0-9]*}}:
+; CHECK:       fatomic.cache.miss{{[0-9]*}}:
 ; CHECK:       fence
 ; CHECK-LABEL: define ptx_kernel void @private_store(
 define ptx_kernel void @store_after(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v) {
@@ -129,8 +129,8 @@ define ptx_kernel void @store_after(ptr addrspace(1) %p, ptr addrspace(1) %q, fl
   ret void
 }
 
-; CHECK:       fatomic.cache.miss:
-; CHECK:       fatomic.cache.miss{{[0-9]+}}:
+; CHECK:       fatomic.cache.miss{{[0-9]*}}:
+; CHECK:       fatomic.cache.miss{{[0-9]*}}:
 define ptx_kernel void @private_store(ptr addrspace(1) %p, float %v) {
   %slot = alloca float, align 4
   store float %v, ptr %slot

@@ -34,9 +34,9 @@ exit:
 ; CHECK-LABEL: define ptx_kernel void @k(
 ; CHECK:       loop:
 ; CHECK:       [[HIT1:%fatomic.cache.hit[0-9]*]] = and i1 {{%[0-9]+}}, {{%[0-9]+}}
-; CHECK-NEXT:  br i1 [[HIT1]], label %fatomic.warp.done, label %fatomic.warp.check
-; CHECK:       fatomic.warp.done:
-; CHECK:       [[VALID:%fatomic.cache.valid[.0-9]*]] = phi i1 [ {{%fatomic.cache.valid[.0-9]*}}, %loop ], [ false, %fatomic.warp.join ], [ true, %{{fatomic.done[0-9]*}} ]
+; CHECK-NEXT:  br i1 [[HIT1]], label %[[DONE1:fatomic.warp.done[0-9]*]], label %{{fatomic.warp.check[0-9]*}}
+; CHECK:       [[DONE1]]:
+; CHECK:       [[VALID:%fatomic.cache.valid[.0-9]*]] = phi i1 [ {{%fatomic.cache.valid[.0-9]*}}, %loop ], [ false, %{{fatomic.warp.join[0-9]*}} ], [ true, %{{fatomic.done[0-9]*}} ]
 ; The used atomic: its hits need the word known.
 ; CHECK:       [[HIT2:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], {{%[0-9]+}}
 ; CHECK-NEXT:  [[MISS2:%[0-9]+]] = xor i1 [[HIT2]], true
@@ -44,10 +44,10 @@ exit:
 ; CHECK-NEXT:  br i1 [[ANYMISS]], label %fatomic.warp.check{{[0-9]*}}, label %fatomic.warp.done{{[0-9]*}}
 ; CHECK:       fatomic.warp.single{{[0-9]*}}:
 ; CHECK:       [[HIT3:%fatomic.cache.hit[0-9]*]] = and i1 [[VALID]], {{%[0-9]+}}
-; CHECK-NEXT:  br i1 [[HIT3]], label %fatomic.cache.done, label %fatomic.cache.miss
-; CHECK:       fatomic.cache.miss:
+; CHECK-NEXT:  br i1 [[HIT3]], label %[[CDONE:fatomic.cache.done[0-9]*]], label %[[CMISS:fatomic.cache.miss[0-9]*]]
+; CHECK:       [[CMISS]]:
 ; CHECK-NOT:   @llvm.nvvm.
-; CHECK:       fatomic.cache.done:
-; CHECK:       [[VALID3:%fatomic.cache.valid[.0-9]*]] = phi i1 [ [[VALID]], %fatomic.warp.single{{[0-9]*}} ], [ true, %fatomic.done ]
-; CHECK:       fatomic.warp.done{{[0-9]+}}:
-; CHECK-NEXT:  phi i1 [ true, %fatomic.warp.join{{[0-9]*}} ], [ [[VALID3]], %fatomic.cache.done ], [ [[VALID]], %fatomic.warp.full ]
+; CHECK:       [[CDONE]]:
+; CHECK:       [[VALID3:%fatomic.cache.valid[.0-9]*]] = phi i1 [ [[VALID]], %fatomic.warp.single{{[0-9]*}} ], [ true, %{{fatomic.done[0-9]*}} ]
+; CHECK:       fatomic.warp.done{{[0-9]*}}:
+; CHECK-NEXT:  phi i1 [ true, %fatomic.warp.join{{[0-9]*}} ], [ [[VALID3]], %[[CDONE]] ], [ [[VALID]], %{{fatomic.warp.full[0-9]*}} ]

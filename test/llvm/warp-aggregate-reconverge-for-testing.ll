@@ -36,22 +36,23 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK:      [[ACTIVE:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT: icmp eq i32 [[ACTIVE]], -1
 ; CHECK:      call void @llvm.nvvm.bar.warp.sync(i32 -1)
-; CHECK:      fatomic.warp.done:
+; CHECK:      fatomic.warp.done{{[0-9]*}}:
 ; CHECK-NEXT: [[RESULT:%[0-9]+]] = phi float
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[ACTIVE]])
 ; CHECK-NEXT: ret float [[RESULT]]
 
 ; CHECK-LABEL: define ptx_kernel void @cached(
 ; CHECK:      [[ENTRY1:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
-; CHECK:      br i1 %fatomic.cache.hit{{[0-9]*}}, label %fatomic.warp.done, label %fatomic.warp.check
-; CHECK:      fatomic.warp.check:
+; CHECK:      br i1 %fatomic.cache.hit{{[0-9]*}}, label %[[DONE1:fatomic.warp.done[0-9]*]], label %[[CHECK1:fatomic.warp.check[0-9]*]]
+; CHECK:      [[CHECK1]]:
 ; CHECK-NEXT: [[GROUP1:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK:      call i32 @llvm.nvvm.redux.sync.umax(i32 {{%[0-9]+}}, i32 [[GROUP1]])
-; CHECK:      fatomic.warp.done:
+; CHECK:      [[DONE1]]:
 ; CHECK-NOT:  {{^[a-z]}}
 ; CHECK:      call void @llvm.nvvm.bar.warp.sync(i32 [[ENTRY1]])
 ; CHECK:      [[ENTRY2:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
-; CHECK:      fatomic.warp.done{{[0-9]+}}:
+; CHECK:      br i1 %fatomic.cache.hit{{[0-9]*}}, label %[[DONE2:fatomic.warp.done[0-9]*]], label %{{fatomic.warp.check[0-9]*}}
+; CHECK:      [[DONE2]]:
 ; CHECK-NOT:  {{^[a-z]}}
 ; CHECK:      call void @llvm.nvvm.bar.warp.sync(i32 [[ENTRY2]])
 ; CHECK-NEXT: ret void
@@ -59,7 +60,7 @@ define void @unused(ptr addrspace(1) %p, float %v) "target-cpu"="sm_90" {
 ; CHECK-LABEL: define void @unused(
 ; CHECK:      [[MASK:%[0-9]+]] = call i32 @llvm.nvvm.activemask()
 ; CHECK:      call i32 @llvm.nvvm.redux.sync.umax(i32 {{%[0-9]+}}, i32 [[MASK]])
-; CHECK:      fatomic.warp.done:
+; CHECK:      fatomic.warp.done{{[0-9]*}}:
 ; CHECK-NEXT: call void @llvm.nvvm.bar.warp.sync(i32 [[MASK]])
 ; CHECK-NEXT: ret void
 
