@@ -48,6 +48,7 @@ subs = [
     ("%spirv-dis", config.spirv_dis),
     ("%spirv-val", config.spirv_val),
     ("%spirv-opt", config.spirv_opt),
+    ("%spirv-link", config.spirv_link),
     ("%glslang", config.glslang),
     ("%opt", config.opt),
     ("%clang", config.clang),

@@ -15,12 +15,26 @@ using spv::StorageClass;
 
 bool BufferAlias::plan() {
   bool Ok = true;
-  for (auto &[Root, Indices] : Plan.BufferRoots)
+  for (auto &[Root, Indices] : Plan.BufferRoots) {
+    // spirv-link matches a linked variable's decorations with the other
+    // modules' declarations, which have no Aliased and keep Restrict.
+    if (M.hasDecoration(Root, spv::Decoration::LinkageAttributes)) {
+      C.error(FailureKind::Unsupported,
+              M.describe(M.def(Root)) +
+                  ": a buffer variable linked with other modules "
+                  "(LinkageAttributes) cannot take the integer alias of its "
+                  "float min/max atomics (it would be Aliased, as the other "
+                  "modules do not declare it); link the modules first "
+                  "(spirv-link), then lower");
+      Ok = false;
+      continue;
+    }
     for (size_t I : Indices) {
       const Site &S = Plan.Sites[I];
       if (!walkTypePath(C, C.pointee(C.typeOf(Root)), S, S.Atomic, &OnPath))
         Ok = false;
     }
+  }
   return Ok;
 }
 

@@ -69,6 +69,14 @@ bool ImageRetype::checkVariable(uint32_t Root, const std::string &Var) {
     C.error(FailureKind::InvalidModule, Var + " is not a module-scope OpVariable");
     return false;
   }
+  if (M.hasDecoration(Root, spv::Decoration::LinkageAttributes)) {
+    C.error(FailureKind::Unsupported,
+            Var + " is linked with other modules (LinkageAttributes): "
+                  "images=retype cannot retype it (the other modules declare "
+                  "it with its float type); link the modules first "
+                  "(spirv-link), then lower");
+    return false;
+  }
   uint32_t T = C.pointee(C.typeOf(Root));
   for (uint32_t Depth = 0; Depth <= LoweringContext::MaxTypeDepth &&
                            (M.opOf(T) == Op::OpTypeArray || M.opOf(T) == Op::OpTypeRuntimeArray);

@@ -34,6 +34,17 @@ bool SharedRetype::checkVariable(uint32_t Root) {
                   "integer counterpart)");
     return false;
   }
+  // Linked with other modules, its type is theirs as well (spirv-link
+  // matches the two).
+  if (M.hasDecoration(Root, spv::Decoration::LinkageAttributes)) {
+    C.error(FailureKind::Unsupported,
+            Var + ": a Workgroup variable linked with other modules "
+                  "(LinkageAttributes) cannot be retyped for its float "
+                  "min/max atomics (the other modules declare it with its "
+                  "float type); link the modules first (spirv-link), then "
+                  "lower");
+    return false;
+  }
   const InstRef VarDef = M.def(Root);
   if (M.numOperands(VarDef) > 1 && M.opOf(M.operand(VarDef, 1)) != Op::OpConstantNull) {
     C.error(FailureKind::Unsupported,

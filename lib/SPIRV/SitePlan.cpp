@@ -525,8 +525,11 @@ RootWrites indexWrites(const Writers &W, const SitePlan &Plan) {
 } // namespace
 
 void SitePlanner::markExclusiveSites() {
-  // writers=any: shaders outside the module may write the memory too.
-  if (C.Opts.Writers != WriterScope::Module)
+  // writers=any: shaders outside the module may write the memory too; so
+  // may the modules a Linkage module is linked with, which the pass does
+  // not see.
+  if (C.Opts.Writers != WriterScope::Module ||
+      M.hasCapability(spv::Capability::Linkage))
     return;
   WriterAnalysis Analysis(M); // the use lists built by collect() are current
   std::optional<BarrierOrder> Order; // made where a store may initialise

@@ -59,6 +59,12 @@ uint32_t pointeeOf(const Module &M, uint32_t Type) {
   return M.opOf(Type) == Op::OpTypePointer ? M.operand(M.def(Type), 1) : 0;
 }
 
+/// Whether \p Type is an array, sized or not.
+bool isArrayType(const Module &M, uint32_t Type) {
+  const Op O = M.opOf(Type);
+  return O == Op::OpTypeArray || O == Op::OpTypeRuntimeArray;
+}
+
 /// The element (or column, or component) type of an array, vector or
 /// matrix type; 0 for anything else.
 uint32_t elementOf(const Module &M, uint32_t Type) {
@@ -286,13 +292,15 @@ bool WriterAnalysis::disjoint(const Write &A, const Write &B) const {
   // another invocation.
   if (descriptorArray(A.Var)) {
     // Two descriptors of an array may name the same buffer, or overlapping
-    // ranges of one: only the same descriptor (one constant index) lets
-    // deeper indices count.
-    uint64_t X = 0, Y = 0;
-    if (N == 0 || !(constantOf(A.Path[0], X) && constantOf(B.Path[0], Y) && X == Y))
-      return false;
-    Type = elementOf(M, Type);
-    K = 1;
+    // ranges of one: only the same descriptor (the same constant index at
+    // every array level above the block, an array of arrays in OpenGL
+    // having several) lets deeper indices count.
+    for (; Type && isArrayType(M, Type); ++K) {
+      uint64_t X = 0, Y = 0;
+      if (K == N || !(constantOf(A.Path[K], X) && constantOf(B.Path[K], Y) && X == Y))
+        return false;
+      Type = elementOf(M, Type);
+    }
   }
   for (; K < N && Type; ++K) {
     uint64_t X = 0, Y = 0;
