@@ -25,16 +25,6 @@ bool isTimeHeader(const std::string &Line) {
          Line.compare(First, 9, "PASS name") == 0;
 }
 
-/// \p Text less its trailing "; IR after last pass" block, which spvtools
-/// prints last.
-std::string withoutModuleAfter(const std::string &Text) {
-  const std::string Marker = std::string(AfterLastPass) + "\n";
-  size_t At = Text.rfind("\n" + Marker);
-  if (At != std::string::npos)
-    return Text.substr(0, At + 1);
-  return Text.compare(0, Marker.size(), Marker) == 0 ? "" : Text;
-}
-
 } // namespace
 
 Usage Usage::now() {
@@ -74,20 +64,56 @@ Usage &Usage::operator+=(const Usage &M) {
   return *this;
 }
 
-void StepReport::flushOptimizer(bool Last) {
-  std::string Text = Captured.str();
-  Captured.str("");
-  if (PrintAll && !Last)
-    Text = withoutModuleAfter(Text);
-  std::istringstream Lines(Text);
-  std::string Line;
-  while (std::getline(Lines, Line)) {
-    if (TimeReport && isTimeHeader(Line)) {
-      printHeaderOnce();
+StepReport::LineBuffer::int_type StepReport::LineBuffer::overflow(int_type C) {
+  if (traits_type::eq_int_type(C, traits_type::eof()))
+    return traits_type::not_eof(C);
+  const char Ch = traits_type::to_char_type(C);
+  xsputn(&Ch, 1);
+  return C;
+}
+
+std::streamsize StepReport::LineBuffer::xsputn(const char *S, std::streamsize N) {
+  for (std::streamsize I = 0; I < N; ++I) {
+    if (S[I] != '\n') {
+      Pending += S[I];
       continue;
     }
-    std::cerr << Line << '\n';
+    R.line(Pending);
+    Pending.clear();
   }
+  return N;
+}
+
+void StepReport::LineBuffer::finish() {
+  if (!Pending.empty())
+    R.line(Pending);
+  Pending.clear();
+}
+
+void StepReport::beginOptimizer(bool Last) {
+  LastStep = Last;
+  InModuleAfter = false;
+}
+
+void StepReport::endOptimizer() {
+  Filter.finish();
+  InModuleAfter = false;
+  std::cerr.flush();
+}
+
+void StepReport::line(const std::string &Line) {
+  if (TimeReport && isTimeHeader(Line)) {
+    printHeaderOnce();
+    return;
+  }
+  // spvtools prints the module after its last pass at the end of Run: held
+  // back where a later step follows, as spirv-opt prints it once.
+  if (PrintAll && !LastStep && Line == AfterLastPass)
+    InModuleAfter = true;
+  if (InModuleAfter)
+    return;
+  std::cerr << Line << '\n';
+  // Line by line, so that a crash in the next pass loses nothing.
   std::cerr.flush();
 }
 

@@ -8,14 +8,17 @@
 // of the pipeline.  StepReport collects what the optimizers print, and
 // writes to standard error what spirv-opt would print for the whole
 // pipeline: one header, the lowering's own row and module dumps in their
-// places, and the module after the last pass once.
+// places, and the module after the last pass once.  It writes each line as
+// the optimizer prints it (filtered, never held back), so that a pass that
+// crashes or hangs leaves what came before it on the screen, in order with
+// the messages of the validator.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_OPT_STEPREPORT_H
 #define FATOMIC_OPT_STEPREPORT_H
 
 #include <ostream>
-#include <sstream>
+#include <streambuf>
 #include <string>
 
 namespace fatomic_opt {
@@ -34,16 +37,18 @@ struct Usage {
 class StepReport {
 public:
   StepReport(bool PrintAll, bool TimeReport)
-      : PrintAll(PrintAll), TimeReport(TimeReport) {}
+      : PrintAll(PrintAll), TimeReport(TimeReport), Filter(*this), Out(&Filter) {}
 
   /// The streams to give an optimizer (null when not asked for).
-  std::ostream *printAllStream() { return PrintAll ? &Captured : nullptr; }
-  std::ostream *timeReportStream() { return TimeReport ? &Captured : nullptr; }
+  std::ostream *printAllStream() { return PrintAll ? &Out : nullptr; }
+  std::ostream *timeReportStream() { return TimeReport ? &Out : nullptr; }
 
-  /// Writes what an optimizer has just printed: the time table's header
-  /// only the first time, and its module "after last pass" only when it ran
-  /// the pipeline's last step (\p Last).
-  void flushOptimizer(bool Last);
+  /// Before an optimizer runs: whether it runs the pipeline's last step
+  /// (\p Last), so that its module "after last pass" is printed.
+  void beginOptimizer(bool Last);
+
+  /// After it ran: ends its last line and its "after last pass" block.
+  void endOptimizer();
 
   /// --print-all: \p Title ("; IR before pass NAME") and the module's
   /// disassembly, as spirv-opt prints them.
@@ -53,12 +58,31 @@ public:
   void printTime(const std::string &PassName, const Usage &Used);
 
 private:
+  /// Hands each complete line the optimizer writes to StepReport::line.
+  class LineBuffer final : public std::streambuf {
+  public:
+    explicit LineBuffer(StepReport &R) : R(R) {}
+    void finish();
+
+  protected:
+    int_type overflow(int_type C) override;
+    std::streamsize xsputn(const char *S, std::streamsize N) override;
+
+  private:
+    StepReport &R;
+    std::string Pending;
+  };
+
+  void line(const std::string &Line);
   void printHeaderOnce();
 
   const bool PrintAll;
   const bool TimeReport;
   bool HeaderPrinted = false;
-  std::ostringstream Captured;
+  bool LastStep = true;     ///< beginOptimizer's \p Last
+  bool InModuleAfter = false; ///< inside a held-back "after last pass" block
+  LineBuffer Filter;
+  std::ostream Out;
 };
 
 } // namespace fatomic_opt

@@ -303,10 +303,11 @@ bool Driver::runOptimizer(const spvtools::Optimizer &Opt,
                           std::vector<uint32_t> &Words, bool Last) {
   const unsigned ErrorsBefore = Diag.errorCount();
   std::vector<uint32_t> Result;
-  const bool Ok = Opt.Run(Words.data(), Words.size(), &Result, OptimizerOptions);
   // The module after this optimizer's last pass is printed only at the end
   // of the pipeline, as spirv-opt prints it once.
-  Report.flushOptimizer(Last);
+  Report.beginOptimizer(Last);
+  const bool Ok = Opt.Run(Words.data(), Words.size(), &Result, OptimizerOptions);
+  Report.endOptimizer();
   if (!Ok) {
     if (Diag.errorCount() == ErrorsBefore)
       Diag.error("spirv-opt passes failed");
