@@ -76,13 +76,16 @@ thread_local unsigned GuardDepth = 0;
 
 ChainGuard::~ChainGuard() { --GuardDepth; }
 
-ChainGuard::ChainGuard(bool InPlace) {
+ChainGuard::ChainGuard(const std::function<bool()> &InPlace) {
   if (GuardDepth++ > 0)
     return;
-  if (InPlace)
-    Exclusive = std::unique_lock<std::shared_mutex>(chainLock());
-  else
-    Shared = std::shared_lock<std::shared_mutex>(chainLock());
+  Shared = std::shared_lock<std::shared_mutex>(chainLock());
+  if (!InPlace())
+    return;
+  // The application's chain is as it gave it whenever no exclusive guard
+  // is held, so the answer still holds once the exclusive lock is ours.
+  Shared.unlock();
+  Exclusive = std::unique_lock<std::shared_mutex>(chainLock());
 }
 
 ChainCopy::ChainCopy(const void *First, const StructTypes &Changed) {

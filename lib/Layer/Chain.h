@@ -77,9 +77,13 @@ bool needsInPlace(const void *First, const StructTypes &Changed);
 /// one is changed (another thread may hand down the same create info).
 class ChainGuard {
 public:
-  /// A guard taken on a thread that holds one already (a call down that
-  /// comes back into the layer) takes nothing: the outer one covers it.
-  explicit ChainGuard(bool InPlace);
+  /// Asks \p InPlace (needsInPlace of the call's chains) under the shared
+  /// lock, as any read of an application chain must be made (another
+  /// call's in-place changes hold the exclusive one), and where it says so
+  /// trades the shared lock for the exclusive one.  A guard taken on a
+  /// thread that holds one already (a call down that comes back into the
+  /// layer) takes nothing: the outer one covers it.
+  explicit ChainGuard(const std::function<bool()> &InPlace);
   ~ChainGuard();
   ChainGuard(const ChainGuard &) = delete;
   ChainGuard &operator=(const ChainGuard &) = delete;

@@ -344,7 +344,7 @@ VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  ChainGuard Guard(needsInPlace(Info->pNext, Changed));
+  ChainGuard Guard([&] { return needsInPlace(Info->pNext, Changed); });
   ChainCopy Chain(Info->pNext, Changed);
   if (removeEmulatedBits(Chain, P))
     enableInt64(D, Chain, P);

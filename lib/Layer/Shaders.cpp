@@ -184,9 +184,12 @@ template <typename Info> bool stagesNeedInPlace(const Info *Infos, uint32_t Coun
 struct StageRewriter {
   DeviceData &D;
   const char *What;
-  std::vector<std::unique_ptr<ChainCopy>> Chains;
+  // Declared before Chains, so destroyed after it: where a chain is edited
+  // in place, the application's structure points at a copy until Chains
+  // puts its link back.
   std::vector<std::unique_ptr<VkShaderModuleCreateInfo>> Infos;
   std::vector<std::unique_ptr<std::vector<uint32_t>>> Code;
+  std::vector<std::unique_ptr<ChainCopy>> Chains;
   std::vector<std::unique_ptr<std::vector<VkPipelineShaderStageCreateInfo>>> Stages;
 
   /// Rewrites \p Count stages at \p In; returns the array to use, or null
@@ -245,7 +248,7 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
   DeviceData *D = deviceOf(Device);
   if (!D)
     return VK_ERROR_INITIALIZATION_FAILED;
-  ChainGuard Guard(stagesNeedInPlace(Infos, Count));
+  ChainGuard Guard([&] { return stagesNeedInPlace(Infos, Count); });
   StageRewriter R{*D, What, {}, {}, {}, {}};
   std::vector<Info> Copies(Infos, Infos + Count);
   bool Failed = false;
