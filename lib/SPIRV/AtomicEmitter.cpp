@@ -53,8 +53,20 @@ const AtomicEmitter::LoopOrder &AtomicEmitter::loopOrdering() {
   O.Equal = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;
   O.Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
   O.After = L.After ? C.constantInt(U32, *L.After) : L.OwnAfter ? SemId : 0;
+  O.OwnAfter = !L.After && L.OwnAfter;
   Order = O;
   return *Order;
+}
+
+uint32_t AtomicEmitter::ownBarrierSemantics(StorageClass SC) {
+  const uint32_t Bits = storageClassSemantics(SC);
+  if (!Bits)
+    return SemId;
+  const uint32_t BitsId = C.constantInt(U32, Bits);
+  if (M.isConstant(SemId))
+    return M.addGlobal(Op::OpSpecConstantOp, U32,
+                       {uint32_t(Op::OpBitwiseOr), SemId, BitsId});
+  return op(Op::OpBitwiseOr, U32, {SemId, BitsId});
 }
 
 void AtomicEmitter::integerPointer() {
@@ -164,7 +176,10 @@ uint32_t AtomicEmitter::casLoop(bool SkipSame, bool NumberOperand) {
   newBlock(Cont);
   stmt(Op::OpBranch, {Hdr});
   newBlock(Merge);
-  if (Ord.After)
+  if (Ord.OwnAfter)
+    stmt(Op::OpMemoryBarrier,
+         {Scope, ownBarrierSemantics(C.pointerClass(C.typeOf(M.operand(S.Atomic, 0))))});
+  else if (Ord.After)
     stmt(Op::OpMemoryBarrier, {Scope, Ord.After});
   return Cc; // defined in the header, which dominates the merge
 }
@@ -419,8 +434,7 @@ void AtomicEmitter::emitAdd() {
   const uint32_t LoadSem = L.Load ? C.constantInt(U32, *L.Load) : SemId;
   const uint32_t EqualSem = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;
   const uint32_t Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
-  const uint32_t After =
-      L.After ? C.constantInt(U32, *L.After) : L.OwnAfter ? SemId : 0;
+  const uint32_t After = L.After ? C.constantInt(U32, *L.After) : 0;
   if (Before)
     stmt(Op::OpMemoryBarrier, {Scope, Before});
   const uint32_t First = op(Op::OpAtomicLoad, UT, {X.Ptr, Scope, LoadSem});
@@ -443,6 +457,8 @@ void AtomicEmitter::emitAdd() {
   newBlock(Merge);
   if (After)
     stmt(Op::OpMemoryBarrier, {Scope, After});
+  else if (L.OwnAfter)
+    stmt(Op::OpMemoryBarrier, {Scope, ownBarrierSemantics(StorageClass::Workgroup)});
   cur().push_back(M.create(Op::OpBitcast, A.TypeId, X.ResultId, {Cur}));
 }
 

@@ -72,7 +72,15 @@ private:
   /// The semantics ids of a compare-exchange loop and its barriers (0: none).
   struct LoopOrder {
     uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
+    bool OwnAfter = false; ///< After is the atomic's own, non-constant semantics
   };
+  /// The semantics of a barrier with the atomic's own non-constant
+  /// semantics after a loop on memory of class \p SC: its id with the
+  /// class's bit OR'd in (a barrier orders only the memory its semantics
+  /// name, and OpenCL C passes ordering-only values), through
+  /// OpSpecConstantOp for a spec constant, OpBitwiseOr in the current
+  /// block for a run-time value.
+  uint32_t ownBarrierSemantics(spv::StorageClass SC);
 
   // ---- the steps ----
   const LoopOrder &loopOrdering();

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fatomic::spirv {
 
@@ -285,9 +286,50 @@ bool SitePlanner::volatileMember(uint32_t T, uint64_t Member) const {
   return false;
 }
 
+bool SitePlanner::volatilePointer(uint32_t Ptr) const {
+  std::vector<uint32_t> Work{Ptr};
+  std::unordered_set<uint32_t> Seen;
+  while (!Work.empty()) {
+    const uint32_t P = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(P).second)
+      continue;
+    if (M.hasDecoration(P, spv::Decoration::Volatile))
+      return true;
+    const InstRef D = M.def(P);
+    if (D == Module::NoInst)
+      continue;
+    switch (M.inst(D).Opcode) {
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+    case Op::OpCopyObject:
+    case Op::OpBitcast:
+    case Op::OpPtrCastToGeneric:
+    case Op::OpGenericCastToPtr:
+    case Op::OpGenericCastToPtrExplicit:
+      Work.push_back(M.operand(D, 0)); // the base pointer
+      break;
+    case Op::OpSelect:
+      Work.push_back(M.operand(D, 1));
+      Work.push_back(M.operand(D, 2));
+      break;
+    case Op::OpPhi: // values at even words, parent labels at odd ones
+      for (uint32_t K = 0; K + 1 < M.numOperands(D); K += 2)
+        Work.push_back(M.operand(D, K));
+      break;
+    default: // a variable, a parameter, a converted integer: the end
+      break;
+    }
+  }
+  return false;
+}
+
 bool SitePlanner::volatileMemory(const Site &S) const {
-  const uint32_t Ptr = M.operand(S.Atomic, 0);
-  if (M.hasDecoration(Ptr, spv::Decoration::Volatile) ||
+  // The atomic's pointer and every pointer it is made from: a Volatile
+  // kernel argument indexed by OpInBoundsPtrAccessChain has no Root here.
+  if (volatilePointer(M.operand(S.Atomic, 0)) ||
       (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
     return true;
   if (!S.Root)
