@@ -208,24 +208,32 @@ fatomic_result fatomic_target_set_feature(fatomic_target *Target,
   return FATOMIC_SUCCESS;
 }
 
-int fatomic_target_has_feature(const fatomic_target *Target,
-                               const char *Feature) {
+namespace {
+/// 1 where \p Query holds for the feature named \p Feature of \p Target,
+/// 0 where not, -1 for a null argument or an unknown name.
+int askFeature(const fatomic_target *Target, const char *Feature,
+               bool (*Query)(const fatomic::TargetModel &, fatomic::Feature)) {
   if (!Target || !Feature)
     return -1;
   std::optional<fatomic::Feature> F = fatomic::parseFeature(Feature);
   if (!F)
     return -1;
-  return Target->Model.has(*F) ? 1 : 0;
+  return Query(Target->Model, *F) ? 1 : 0;
+}
+} // namespace
+
+int fatomic_target_has_feature(const fatomic_target *Target,
+                               const char *Feature) {
+  return askFeature(Target, Feature, [](const fatomic::TargetModel &M,
+                                        fatomic::Feature F) { return M.has(F); });
 }
 
 int fatomic_target_feature_known(const fatomic_target *Target,
                                  const char *Feature) {
-  if (!Target || !Feature)
-    return -1;
-  std::optional<fatomic::Feature> F = fatomic::parseFeature(Feature);
-  if (!F)
-    return -1;
-  return Target->Model.isKnown(*F) ? 1 : 0;
+  return askFeature(Target, Feature,
+                    [](const fatomic::TargetModel &M, fatomic::Feature F) {
+                      return M.isKnown(F);
+                    });
 }
 
 void fatomic_target_destroy(fatomic_target *Target) { delete Target; }
