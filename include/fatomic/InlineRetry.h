@@ -49,17 +49,26 @@ inline const std::vector<std::string> &retryInlineFlags() {
   return Flags;
 }
 
+/// The validator's relaxations a module was accepted under (spirv-opt's
+/// --relax-struct-store, --before-hlsl-legalization), which retryCanTake
+/// grants as well.
+struct RetryRelaxations {
+  bool RelaxStructStore = false;
+  bool BeforeHlslLegalization = false;
+};
+
 /// Whether the retry's optimizer can take \p Words: SPIR-V whose structure
 /// is valid (ids, types, functions, control flow), checked by the
 /// validator under the universal SPIR-V 1.6 rules with block layout
-/// skipped and the module's own id bound allowed, so that no module a
-/// Vulkan or OpenCL environment accepts is refused.  spirv-opt's passes
-/// assume a valid module and may crash on another; a caller that has not
-/// validated its input (the Vulkan layer gets the application's module as
-/// it is) must not hand them one.  The validator's messages go to
-/// \p Consumer.
+/// skipped, logical pointers relaxed, \p Relaxed and the module's own id
+/// bound allowed, so that no module a Vulkan or OpenCL environment accepts
+/// is refused.  spirv-opt's passes assume a valid module and may crash on
+/// another; a caller that has not validated its input (the Vulkan layer
+/// gets the application's module as it is) must not hand them one.  The
+/// validator's messages go to \p Consumer.
 inline bool retryCanTake(const std::vector<uint32_t> &Words,
-                         const spvtools::MessageConsumer &Consumer = nullptr) {
+                         const spvtools::MessageConsumer &Consumer = nullptr,
+                         RetryRelaxations Relaxed = {}) {
   spvtools::SpirvTools Tools(SPV_ENV_UNIVERSAL_1_6);
   Tools.SetMessageConsumer(Consumer ? Consumer
                                     : [](spv_message_level_t, const char *,
@@ -67,6 +76,8 @@ inline bool retryCanTake(const std::vector<uint32_t> &Words,
   spvtools::ValidatorOptions Options;
   Options.SetSkipBlockLayout(true);
   Options.SetRelaxLogicalPointer(true);
+  Options.SetRelaxStructStore(Relaxed.RelaxStructStore);
+  Options.SetBeforeHlslLegalization(Relaxed.BeforeHlslLegalization);
   if (Words.size() > 3 && Words[3] > 0x3FFFFF)
     Options.SetUniversalLimit(spv_validator_limit_max_id_bound, Words[3]);
   return Tools.Validate(Words.data(), Words.size(), Options);

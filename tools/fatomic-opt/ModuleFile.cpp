@@ -66,11 +66,12 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
 }
 
 /// Creates a new file \p Name, whose last six characters are "XXXXXX" and
-/// are replaced as mkstemp replaces them.  Unlike mkstemp's 0600, the file
-/// is created with 0666, as fopen creates spirv-opt's output: the kernel
-/// then takes away the umask, or applies the directory's default ACL where
-/// it has one (and ignores the umask).  A descriptor, or -1 with errno set.
-int createLikeFopen(std::string &Name) {
+/// are replaced as mkstemp replaces them, with mode \p Mode: 0666 for a new
+/// output, as fopen creates spirv-opt's (the kernel then takes away the
+/// umask, or applies the directory's default ACL where it has one), 0600
+/// for the replacement of an existing one, which no one else may open
+/// before it has that file's mode.  A descriptor, or -1 with errno set.
+int createTemp(std::string &Name, mode_t Mode) {
   static const char Letters[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   static std::mt19937_64 Random{std::random_device{}()};
@@ -83,7 +84,7 @@ int createLikeFopen(std::string &Name) {
         Name[I] = Letters[Random() % (sizeof(Letters) - 1)];
     }
     const int Fd =
-        ::open(Name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        ::open(Name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, Mode);
     if (Fd >= 0 || errno != EEXIST)
       return Fd;
   }
@@ -477,11 +478,11 @@ public:
   TempFile &operator=(const TempFile &) = delete;
 
   /// Creates the file in the directory of \p Target.  False with errno set.
-  bool create(const std::string &Target) {
+  bool create(const std::string &Target, mode_t Mode) {
     Name = (std::filesystem::path(Target).parent_path() / ".fatomic.XXXXXX")
                .string();
     BlockedSignals Block;
-    Fd = createLikeFopen(Name);
+    Fd = createTemp(Name, Mode);
     if (Fd < 0)
       return false;
     ArmedTemp.store(Name.c_str());
@@ -578,20 +579,20 @@ bool replaceRegular(const std::string &Path, const struct stat *Existing,
   if (!withinFileSizeLimit(Size))
     return false;
   TempFile Temp;
-  if (!Temp.create(Path))
+  if (!Temp.create(Path, Existing ? 0600 : 0666))
     return Existing && mayNotReplace(errno) && writeInPlace(Path, Data, Size);
-  if (Existing && !matchOwner(Temp.fd(), *Existing)) {
+  // A new file keeps the mode (and ACL) it was created with; a replacement
+  // takes the old file's owner and group, then its mode (fchmod after
+  // fchown, which clears the set-id bits), and no ACL of the directory's.
+  if (Existing && !(matchOwner(Temp.fd(), *Existing) &&
+                    dropInheritedAcl(Temp.fd()) &&
+                    ::fchmod(Temp.fd(), Mode) == 0)) {
     if (!mayNotReplace(errno))
       return false;
     Temp.remove();
     return writeInPlace(Path, Data, Size);
   }
-  // A new file keeps the mode (and ACL) it was created with; a replacement
-  // takes the old file's mode, set after fchown, which clears the set-id
-  // bits, and no ACL of the directory's.
-  const bool Written =
-      (!Existing || (dropInheritedAcl(Temp.fd()) && ::fchmod(Temp.fd(), Mode) == 0)) &&
-      writeAll(Temp.fd(), Data, Size);
+  const bool Written = writeAll(Temp.fd(), Data, Size);
   if (!Temp.close(Written))
     return false;
   if (Temp.renameOver(Path))

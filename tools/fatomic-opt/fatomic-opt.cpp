@@ -350,10 +350,14 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
   fatomic::PassStatus Status = processTimed(Pass, Words, Used);
 
   // The retry's optimizer takes only a valid module: the input was
-  // validated, unless --skip-validation said not to.
+  // validated (with the relaxations asked for), unless --skip-validation
+  // said not to; then its structure is checked here.
   if (Status == fatomic::PassStatus::Failure &&
       Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer &&
-      !fatomic::retryCanTake(Words, Diag.consumer())) {
+      Inv.SkipValidation &&
+      !fatomic::retryCanTake(Words, Diag.consumer(),
+                             {Inv.Validator.RelaxStructStore,
+                              Inv.Validator.BeforeHlslLegalization})) {
     for (const Message &M : Held)
       Diag.print(M.Level, M.Position, M.Text);
     Diag.note("not inlining to lower again: the module is not valid SPIR-V "
