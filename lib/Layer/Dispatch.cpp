@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Chain.h"
 #include "Layer.h"
 
 #include <cstring>
@@ -187,7 +188,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
   D->Instance = I;
   D->NextGdpa = NextGdpa;
   D->Target = physicalInfo(*I, Phys).Target;
-  D->Target.Subgroups.ExtendedTypes = enablesSubgroupExtendedTypes(Info);
+  {
+    // A read of the application's chain, which another thread's in-place
+    // creation may have relinked for its call: under the shared lock.
+    ChainGuard Guard([] { return false; });
+    D->Target.Subgroups.ExtendedTypes = enablesSubgroupExtendedTypes(Info);
+  }
   fillDevice(*D);
   std::lock_guard<std::mutex> G(TablesLock);
   Devices[dispatchKey(*Device)] = std::move(D);

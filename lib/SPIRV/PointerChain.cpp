@@ -8,6 +8,7 @@
 #include "PointerChain.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace fatomic::spirv {
 
@@ -247,6 +248,46 @@ void reportPointerSelect(LoweringContext &C, InstRef Atomic, InstRef Sel) {
                 "differ in array indices only; write one atomic per path (for "
                 "example one atomic in each branch)");
   }
+}
+
+bool derivesFromVolatile(const Module &M, uint32_t Ptr) {
+  std::vector<uint32_t> Work{Ptr};
+  std::unordered_set<uint32_t> Seen;
+  while (!Work.empty()) {
+    const uint32_t P = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(P).second)
+      continue;
+    if (M.hasDecoration(P, spv::Decoration::Volatile))
+      return true;
+    const InstRef D = M.def(P);
+    if (D == Module::NoInst)
+      continue;
+    switch (M.inst(D).Opcode) {
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
+    case Op::OpCopyObject:
+    case Op::OpBitcast:
+    case Op::OpPtrCastToGeneric:
+    case Op::OpGenericCastToPtr:
+    case Op::OpGenericCastToPtrExplicit:
+      Work.push_back(M.operand(D, 0)); // the base pointer
+      break;
+    case Op::OpSelect:
+      Work.push_back(M.operand(D, 1));
+      Work.push_back(M.operand(D, 2));
+      break;
+    case Op::OpPhi: // values at even words, parent labels at odd ones
+      for (uint32_t K = 0; K + 1 < M.numOperands(D); K += 2)
+        Work.push_back(M.operand(D, K));
+      break;
+    default: // a variable, a parameter, a converted integer: the end
+      break;
+    }
+  }
+  return false;
 }
 
 } // namespace fatomic::spirv

@@ -5,7 +5,9 @@
 // pointer selects, the native atomics and the float adds all take it.
 // A pointer chosen by OpSelect between two paths into one variable that
 // differ in array indices only becomes one access chain with selected
-// indices (resolvePointerSelects), before collection.
+// indices (resolvePointerSelects), before collection.  The same way back,
+// through every pointer a value is made from, tells whether one is Volatile
+// (derivesFromVolatile).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_SPIRV_POINTERCHAIN_H
@@ -51,6 +53,11 @@ void resolvePointerSelects(LoweringContext &C);
 /// Reports why the pointer that OpSelect \p Sel chooses for \p Atomic
 /// cannot be lowered.
 void reportPointerSelect(LoweringContext &C, InstRef Atomic, InstRef Sel);
+
+/// Whether \p Ptr or a pointer it is made from (through access chains,
+/// copies, casts, and each pointer of a select or phi) is decorated
+/// Volatile: a volatile kernel argument indexed by OpInBoundsPtrAccessChain.
+bool derivesFromVolatile(const Module &M, uint32_t Ptr);
 
 } // namespace fatomic::spirv
 

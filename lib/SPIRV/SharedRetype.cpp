@@ -223,6 +223,8 @@ bool SharedRetype::visitUse(uint32_t Root, const Use &U, uint32_t PT, std::vecto
 }
 
 bool SharedRetype::unsupportedUse(uint32_t Root, InstRef User) {
+  if (!Reported.insert(User).second)
+    return false;
   C.error(FailureKind::Unsupported,
           M.describe(User) + ": uses Workgroup variable " + C.idName(Root) +
               ", which is retyped to integers for its float min/max "

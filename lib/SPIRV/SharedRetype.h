@@ -84,6 +84,9 @@ private:
   IntegerTypes &Types;
   BodyEdits &Edits;
   std::map<uint32_t, std::vector<Change>> Changes;
+  /// The uses already reported as unsupported: a use of two pointers into
+  /// the variable (an OpSelect of both) is reported once.
+  std::set<InstRef> Reported;
   std::set<InstRef> CopyMemories;
   std::map<uint32_t, uint32_t> ModfStructOf; ///< operand type -> its struct
 };

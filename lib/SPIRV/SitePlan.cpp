@@ -18,7 +18,6 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace fatomic::spirv {
 
@@ -138,10 +137,11 @@ bool SitePlanner::checkWidth(InstRef R, Site &S) {
   if (S.Width == 16) {
     C.error(FailureKind::Unsupported,
             M.describe(R) + ": 16-bit float atomic min/max is not supported yet "
-                            "(Vulkan has no 16-bit integer atomics); it is left "
-                            "alone only when the target has it natively "
-                            "(native=shaderBufferFloat16AtomicMinMax / "
-                            "shaderSharedFloat16AtomicMinMax)");
+                            "(there are no 16-bit integer atomics to lower it "
+                            "to); it is left alone only when the target has it "
+                            "natively (native=shaderBufferFloat16AtomicMinMax "
+                            "for buffer memory, shaderSharedFloat16AtomicMinMax "
+                            "for Workgroup memory, both for a Generic pointer)");
     return false;
   }
   if (S.Width != 32 && S.Width != 64) {
@@ -286,50 +286,10 @@ bool SitePlanner::volatileMember(uint32_t T, uint64_t Member) const {
   return false;
 }
 
-bool SitePlanner::volatilePointer(uint32_t Ptr) const {
-  std::vector<uint32_t> Work{Ptr};
-  std::unordered_set<uint32_t> Seen;
-  while (!Work.empty()) {
-    const uint32_t P = Work.back();
-    Work.pop_back();
-    if (!Seen.insert(P).second)
-      continue;
-    if (M.hasDecoration(P, spv::Decoration::Volatile))
-      return true;
-    const InstRef D = M.def(P);
-    if (D == Module::NoInst)
-      continue;
-    switch (M.inst(D).Opcode) {
-    case Op::OpAccessChain:
-    case Op::OpInBoundsAccessChain:
-    case Op::OpPtrAccessChain:
-    case Op::OpInBoundsPtrAccessChain:
-    case Op::OpCopyObject:
-    case Op::OpBitcast:
-    case Op::OpPtrCastToGeneric:
-    case Op::OpGenericCastToPtr:
-    case Op::OpGenericCastToPtrExplicit:
-      Work.push_back(M.operand(D, 0)); // the base pointer
-      break;
-    case Op::OpSelect:
-      Work.push_back(M.operand(D, 1));
-      Work.push_back(M.operand(D, 2));
-      break;
-    case Op::OpPhi: // values at even words, parent labels at odd ones
-      for (uint32_t K = 0; K + 1 < M.numOperands(D); K += 2)
-        Work.push_back(M.operand(D, K));
-      break;
-    default: // a variable, a parameter, a converted integer: the end
-      break;
-    }
-  }
-  return false;
-}
-
 bool SitePlanner::volatileMemory(const Site &S) const {
   // The atomic's pointer and every pointer it is made from: a Volatile
   // kernel argument indexed by OpInBoundsPtrAccessChain has no Root here.
-  if (volatilePointer(M.operand(S.Atomic, 0)) ||
+  if (derivesFromVolatile(M, M.operand(S.Atomic, 0)) ||
       (S.Root && M.hasDecoration(S.Root, spv::Decoration::Volatile)))
     return true;
   if (!S.Root)

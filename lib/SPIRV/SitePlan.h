@@ -62,9 +62,6 @@ private:
   void chainError(InstRef Atomic, const ChainWalk &W);
   /// Whether \p S's memory (root variable or chain) is Volatile.
   bool volatileMemory(const Site &S) const;
-  /// Whether \p Ptr or a pointer it is made from (through access chains,
-  /// copies, casts, and each pointer of a select or phi) is Volatile.
-  bool volatilePointer(uint32_t Ptr) const;
   bool volatileMember(uint32_t Struct, uint64_t Member) const;
   bool noLogicalPointerBitcast();
   void collectRoots();
