@@ -738,6 +738,12 @@ public:
 /// (PTX's ld.acquire); for an older one llc aborts on such a load.
 constexpr unsigned FirstNVPTXAcquireLoadArch = 70;
 
+/// The sm_XY of the "target-cpu" \p F is compiled for; none where it names
+/// none (then llc's -mcpu, which the pass cannot see, decides).
+std::optional<unsigned> smArchOf(const Function &F) {
+  return smArch(F.getFnAttribute("target-cpu").getValueAsString());
+}
+
 /// Whether the back end of \p F selects atomic loads stronger than
 /// monotonic.  NVPTX does from sm_70 on; a function that names no
 /// target-cpu is compiled for llc's -mcpu, whose default is older, so it
@@ -745,8 +751,7 @@ constexpr unsigned FirstNVPTXAcquireLoadArch = 70;
 bool selectsAcquireLoads(const Function &F) {
   if (!F.getParent()->getTargetTriple().isNVPTX())
     return true;
-  std::optional<unsigned> Arch =
-      smArch(F.getFnAttribute("target-cpu").getValueAsString());
+  std::optional<unsigned> Arch = smArchOf(F);
   return Arch && *Arch >= FirstNVPTXAcquireLoadArch;
 }
 
@@ -763,8 +768,7 @@ SyncScope::ID addedScope(const AtomicRMWInst &RMW) {
   if (Scope == SyncScope::SingleThread)
     return SyncScope::System;
   if (RMW.getContext().getSyncScopeName(Scope) == "cluster") {
-    std::optional<unsigned> Arch =
-        smArch(F.getFnAttribute("target-cpu").getValueAsString());
+    std::optional<unsigned> Arch = smArchOf(F);
     if (!Arch || *Arch < 90)
       return SyncScope::System;
   }

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Chain.h"
 #include "Layer.h"
 
 #include <cstring>
@@ -180,7 +179,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
   if (!Next)
     return VK_ERROR_INITIALIZATION_FAILED;
   Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
-  VkResult R = createDeviceBelow(*I, Phys, Info, Alloc, Device, Next);
+  bool ExtendedTypes = false;
+  VkResult R = createDeviceBelow(*I, Phys, Info, Alloc, Device, Next, ExtendedTypes);
   if (R != VK_SUCCESS)
     return R;
   auto D = std::make_unique<DeviceData>();
@@ -188,12 +188,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
   D->Instance = I;
   D->NextGdpa = NextGdpa;
   D->Target = physicalInfo(*I, Phys).Target;
-  {
-    // A read of the application's chain, which another thread's in-place
-    // creation may have relinked for its call: under the shared lock.
-    ChainGuard Guard([] { return false; });
-    D->Target.Subgroups.ExtendedTypes = enablesSubgroupExtendedTypes(Info);
-  }
+  D->Target.Subgroups.ExtendedTypes = ExtendedTypes;
   fillDevice(*D);
   std::lock_guard<std::mutex> G(TablesLock);
   Devices[dispatchKey(*Device)] = std::move(D);

@@ -332,7 +332,7 @@ void enableInt64(DriverCreateInfo &D, ChainCopy &Chain, const PhysicalInfo &P) {
 VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
                            const VkDeviceCreateInfo *Info,
                            const VkAllocationCallbacks *Alloc, VkDevice *Device,
-                           PFN_vkCreateDevice Next) {
+                           PFN_vkCreateDevice Next, bool &ExtendedTypes) {
   const PhysicalInfo &P = physicalInfo(I, Phys);
   DriverCreateInfo D;
   D.Info = *Info;
@@ -345,6 +345,7 @@ VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   ChainGuard Guard([&] { return needsInPlace(Info->pNext, Changed); });
+  ExtendedTypes = enablesSubgroupExtendedTypes(Info); // before any edit
   ChainCopy Chain(Info->pNext, Changed);
   if (removeEmulatedBits(Chain, P))
     enableInt64(D, Chain, P);

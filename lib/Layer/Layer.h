@@ -108,11 +108,13 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
 VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
     VkPhysicalDevice Phys, const char *LayerName, uint32_t *Count,
     VkExtensionProperties *Props);
-/// Calls \p Next with the create info edited for the driver (see the file).
+/// Calls \p Next with the create info edited for the driver (see the file);
+/// \p ExtendedTypes: whether the application enables
+/// shaderSubgroupExtendedTypes, read under the same chain guard.
 VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
                            const VkDeviceCreateInfo *Info,
                            const VkAllocationCallbacks *Alloc, VkDevice *Device,
-                           PFN_vkCreateDevice Next);
+                           PFN_vkCreateDevice Next, bool &ExtendedTypes);
 /// Whether the application enables shaderSubgroupExtendedTypes.
 bool enablesSubgroupExtendedTypes(const VkDeviceCreateInfo *Info);
 /// Reads the real features of \p Phys into \p Info.

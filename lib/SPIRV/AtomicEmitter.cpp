@@ -52,7 +52,7 @@ const AtomicEmitter::LoopOrder &AtomicEmitter::loopOrdering() {
   O.Load = L.Load ? C.constantInt(U32, *L.Load) : SemId;
   O.Equal = L.Equal ? C.constantInt(U32, *L.Equal) : SemId;
   O.Before = L.Before ? C.constantInt(U32, *L.Before) : 0;
-  O.After = L.After ? C.constantInt(U32, *L.After) : L.OwnAfter ? SemId : 0;
+  O.After = L.After ? C.constantInt(U32, *L.After) : 0;
   O.OwnAfter = !L.After && L.OwnAfter;
   Order = O;
   return *Order;

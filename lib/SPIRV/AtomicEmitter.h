@@ -72,7 +72,7 @@ private:
   /// The semantics ids of a compare-exchange loop and its barriers (0: none).
   struct LoopOrder {
     uint32_t Load = 0, Equal = 0, Before = 0, After = 0;
-    bool OwnAfter = false; ///< After is the atomic's own, non-constant semantics
+    bool OwnAfter = false; ///< no After: a barrier of the atomic's own semantics
   };
   /// The semantics of a barrier with the atomic's own non-constant
   /// semantics after a loop on memory of class \p SC: its id with the

@@ -13,7 +13,6 @@
 #include <iterator>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <random>
 
 #include <fcntl.h>
@@ -74,15 +73,14 @@ bool writeAll(int Fd, const char *Data, size_t Size) {
 int createTemp(std::string &Name, mode_t Mode) {
   static const char Letters[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  static std::mt19937_64 Random{std::random_device{}()};
-  static std::mutex RandomLock;
+  constexpr uint64_t Base = sizeof(Letters) - 1;
+  std::random_device Entropy;
   const size_t Tail = Name.size() - 6;
   for (int Attempt = 0; Attempt < 1000; ++Attempt) {
-    {
-      std::lock_guard<std::mutex> Hold(RandomLock);
-      for (size_t I = Tail; I < Name.size(); ++I)
-        Name[I] = Letters[Random() % (sizeof(Letters) - 1)];
-    }
+    // Six letters of 62 from 64 random bits.
+    uint64_t Bits = uint64_t(Entropy()) << 32 | Entropy();
+    for (size_t I = Tail; I < Name.size(); ++I, Bits /= Base)
+      Name[I] = Letters[Bits % Base];
     const int Fd =
         ::open(Name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, Mode);
     if (Fd >= 0 || errno != EEXIST)

@@ -352,9 +352,9 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
   // The retry's optimizer takes only a valid module: the input was
   // validated (with the relaxations asked for), unless --skip-validation
   // said not to; then its structure is checked here.
-  if (Status == fatomic::PassStatus::Failure &&
-      Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer &&
-      Inv.SkipValidation &&
+  const bool Untraceable = Status == fatomic::PassStatus::Failure &&
+                           Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer;
+  if (Untraceable && Inv.SkipValidation &&
       !fatomic::retryCanTake(Words, Diag.consumer(),
                              {Inv.Validator.RelaxStructStore,
                               Inv.Validator.BeforeHlslLegalization})) {
@@ -362,8 +362,7 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
       Diag.print(M.Level, M.Position, M.Text);
     Diag.note("not inlining to lower again: the module is not valid SPIR-V "
               "(the validator's message above)");
-  } else if (Status == fatomic::PassStatus::Failure &&
-             Pass.lastFailure() == fatomic::FailureKind::UntraceablePointer) {
+  } else if (Untraceable) {
     for (const Message &M : Held)
       Diag.note(M.Text);
     Diag.note("clearing DontInline, inlining all functions into the entry "
