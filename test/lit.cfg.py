@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = "fatomic"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".spvasm", ".ll", ".test", ".comp", ".cl"]
+config.suffixes = [".spvasm", ".ll", ".test", ".comp", ".task", ".cl"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fatomic_obj_root, "test")

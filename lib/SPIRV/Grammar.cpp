@@ -40,6 +40,11 @@ struct EnumerantInfo {
   uint32_t Value;
   uint16_t ParamFirst, ParamCount; ///< in KindLists
 };
+struct ValueName {
+  uint16_t Kind;
+  uint32_t Value;
+  const char *Name;
+};
 struct OperandInfo {
   uint16_t Kind;
   Quantifier Quant;
@@ -203,6 +208,13 @@ unsigned enumerantParameters(const char *Kind, uint32_t Value) {
       return E ? E->ParamCount : 0;
     }
   return 0;
+}
+
+const char *enumerantName(const char *Kind, uint32_t Value) {
+  for (const ValueName &V : tables::ValueNames)
+    if (V.Value == Value && std::strcmp(tables::Kinds[V.Kind].Name, Kind) == 0)
+      return V.Name;
+  return "";
 }
 
 int extInstSet(const std::string &ImportName) {

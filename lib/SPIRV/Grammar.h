@@ -104,6 +104,10 @@ IdWords idWords(spv::Op Opcode, const uint32_t *Operands, uint32_t NumOperands,
 /// 0 for an enumerant without parameters, or an unknown kind or value.
 unsigned enumerantParameters(const char *Kind, uint32_t Value);
 
+/// The name of enumerant \p Value of the core grammar's value enum \p Kind
+/// ("StorageClass", 5349: "PhysicalStorageBuffer"); "" when unknown.
+const char *enumerantName(const char *Kind, uint32_t Value);
+
 bool isKnown(spv::Op Opcode);
 /// "OpIAdd"; "" for an unknown opcode.
 const char *name(spv::Op Opcode);

@@ -10,6 +10,7 @@
 #include "SitePlan.h"
 
 #include "BarrierOrder.h"
+#include "Grammar.h"
 #include "ResultUse.h"
 #include "Semantics.h"
 #include "WriterAnalysis.h"
@@ -22,6 +23,14 @@
 namespace fatomic::spirv {
 
 using spv::StorageClass;
+
+namespace {
+/// "TaskPayloadWorkgroupEXT", or the number where the grammar has no name.
+std::string storageClassName(StorageClass SC) {
+  const char *Name = grammar::enumerantName("StorageClass", uint32_t(SC));
+  return *Name ? std::string(Name) : std::to_string(uint32_t(SC));
+}
+} // namespace
 
 bool SitePlanner::traceRoot(InstRef Atomic, uint32_t Ptr, Site &S) {
   const InstRef PtrType = C.pointerTypeOf(Ptr);
@@ -126,7 +135,7 @@ bool SitePlanner::classify(InstRef R, StorageClass SC, Site &S) {
     default:
       C.error(FailureKind::Unsupported,
               M.describe(R) + ": float min/max atomics in storage class " +
-                  std::to_string(uint32_t(SC)) + " are not supported");
+                  storageClassName(SC) + " are not supported");
       return false;
     }
   }

@@ -111,6 +111,23 @@ TEST(Grammar, EnumerantParameters) {
   EXPECT_EQ(grammar::enumerantParameters("NoSuchKind", 0x2), 0u);
 }
 
+TEST(Grammar, EnumerantName) {
+  EXPECT_STREQ(grammar::enumerantName("StorageClass", 5402),
+               "TaskPayloadWorkgroupEXT");
+  EXPECT_STREQ(grammar::enumerantName("StorageClass", 12), "StorageBuffer");
+  // An alias keeps the grammar's first name.
+  EXPECT_STREQ(grammar::enumerantName("StorageClass", 5349),
+               "PhysicalStorageBuffer");
+  EXPECT_STREQ(
+      grammar::enumerantName(
+          "Capability", uint32_t(spv::Capability::AtomicFloat16MinMaxEXT)),
+      "AtomicFloat16MinMaxEXT");
+  EXPECT_STREQ(grammar::enumerantName("StorageClass", 77777), "");
+  EXPECT_STREQ(grammar::enumerantName("NoSuchKind", 12), "");
+  // Bit enums are not value enums.
+  EXPECT_STREQ(grammar::enumerantName("MemoryAccess", 0x2), "");
+}
+
 TEST(Grammar, Switch) {
   EXPECT_EQ(ids(Op::OpSwitch, {3, 4}), (V{0, 1}));
   EXPECT_EQ(ids(Op::OpSwitch, {3, 4, 1, 5, 2, 6}), (V{0, 1, 3, 5}));

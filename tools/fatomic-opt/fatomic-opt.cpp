@@ -251,15 +251,23 @@ bool declaresCapability(const std::vector<uint32_t> &Words, spv::Capability Cap)
   return false;
 }
 
-bool isOpenCLEnv(spv_target_env Env) {
+bool isOpenCLEmbeddedEnv(spv_target_env Env) {
   switch (Env) {
-  case SPV_ENV_OPENCL_1_2: case SPV_ENV_OPENCL_EMBEDDED_1_2:
-  case SPV_ENV_OPENCL_2_0: case SPV_ENV_OPENCL_EMBEDDED_2_0:
-  case SPV_ENV_OPENCL_2_1: case SPV_ENV_OPENCL_EMBEDDED_2_1:
-  case SPV_ENV_OPENCL_2_2: case SPV_ENV_OPENCL_EMBEDDED_2_2:
+  case SPV_ENV_OPENCL_EMBEDDED_1_2: case SPV_ENV_OPENCL_EMBEDDED_2_0:
+  case SPV_ENV_OPENCL_EMBEDDED_2_1: case SPV_ENV_OPENCL_EMBEDDED_2_2:
     return true;
   default:
     return false;
+  }
+}
+
+bool isOpenCLEnv(spv_target_env Env) {
+  switch (Env) {
+  case SPV_ENV_OPENCL_1_2: case SPV_ENV_OPENCL_2_0:
+  case SPV_ENV_OPENCL_2_1: case SPV_ENV_OPENCL_2_2:
+    return true;
+  default:
+    return isOpenCLEmbeddedEnv(Env);
   }
 }
 
@@ -267,6 +275,7 @@ bool Driver::run(std::vector<uint32_t> &Words) {
   if (!Inv.SkipValidation && !validate(Words))
     return false;
   const bool HadInt64Atomics = declaresCapability(Words, spv::Capability::Int64Atomics);
+  const bool HadInt64 = declaresCapability(Words, spv::Capability::Int64);
   if (Inv.Steps.empty() && !Optimizers.empty()) {
     // Only for its report (see registerPasses): the words stay as they are.
     std::vector<uint32_t> Reported = Words;
@@ -287,8 +296,15 @@ bool Driver::run(std::vector<uint32_t> &Words) {
       !validate(Words)) {
     Diag.error("the result is not valid SPIR-V, so nothing is written; "
                "--validate-after-all names the pass that breaks it");
-    if (isOpenCLEnv(Inv.TargetEnv) && !HadInt64Atomics &&
-        declaresCapability(Words, spv::Capability::Int64Atomics))
+    if (isOpenCLEmbeddedEnv(Inv.TargetEnv) && !HadInt64 &&
+        declaresCapability(Words, spv::Capability::Int64))
+      Diag.note("the lowering of 64-bit float atomics declares Int64 and Int64Atomics; "
+                "an OpenCL embedded profile has 64-bit integers only with "
+                "cles_khr_int64 and their atomics only with cl_khr_int64_base_atomics, "
+                "and its validation assumes neither; where the device has both, "
+                "validate for the universal environment (--target-env=spv1.x)");
+    else if (isOpenCLEnv(Inv.TargetEnv) && !HadInt64Atomics &&
+             declaresCapability(Words, spv::Capability::Int64Atomics))
       Diag.note("the lowering of 64-bit float atomics declares Int64Atomics, which an "
                 "OpenCL environment's validation takes only with "
                 "cl_khr_int64_base_atomics, an extension it does not assume; where the "
