@@ -236,11 +236,51 @@ struct StageRewriter {
   }
 };
 
+/// The pipelines of a batch that are handed to the driver once some could
+/// not be lowered: Vulkan creates the others ("only return VK_NULL_HANDLE
+/// values for those that actually failed").  A pipeline is left out when
+/// its module could not be lowered, when it comes after a refused one that
+/// asked VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT, or when it derives
+/// (by basePipelineIndex) from one left out; the kept ones' base indices
+/// are renumbered within the smaller batch.
+template <typename Info> struct BatchSubset {
+  std::vector<Info> Kept;
+  std::vector<uint32_t> Index; ///< Kept[J] is pipeline Index[J] of the batch
+
+  BatchSubset(const std::vector<Info> &Copies, const std::vector<bool> &Refused,
+              uint32_t End, DeviceData &D, const char *What) {
+    std::vector<int32_t> Position(Copies.size(), -1);
+    for (uint32_t K = 0; K < End; ++K) {
+      if (Refused[K])
+        continue;
+      Info I = Copies[K];
+      if ((I.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) &&
+          I.basePipelineHandle == VK_NULL_HANDLE && I.basePipelineIndex >= 0 &&
+          uint32_t(I.basePipelineIndex) < K) {
+        const int32_t Base = Position[I.basePipelineIndex];
+        if (Base < 0) {
+          reportError(D.Instance, std::string(What) + ": pipeline " +
+                                      std::to_string(K) + " derives from pipeline " +
+                                      std::to_string(I.basePipelineIndex) +
+                                      ", which is not created");
+          continue;
+        }
+        I.basePipelineIndex = Base;
+      }
+      Position[K] = int32_t(Kept.size());
+      Kept.push_back(I);
+      Index.push_back(K);
+    }
+  }
+};
+
 /// Creates \p Count pipelines from \p Infos with their chained modules
 /// lowered: \p Rewrite points one copied create info's stages at lowered
-/// modules, \p Call creates the pipelines below from the create infos to use
-/// and whether any stage was rewritten.  A module that cannot be lowered
-/// fails the call with \p Refused, every handle null.
+/// modules, \p Call creates pipelines below from create infos to use
+/// (count, infos, handles, and whether they are the layer's own copies).
+/// Where a module cannot be lowered, its handle is null, the pipelines
+/// that BatchSubset keeps are created, and the call returns \p Refused
+/// (or the driver's error).
 template <typename Info, typename CallFn, typename RewriteFn>
 VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
                          VkPipeline *Pipelines, const char *What, VkResult Refused,
@@ -251,15 +291,31 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
   ChainGuard Guard([&] { return stagesNeedInPlace(Infos, Count); });
   StageRewriter R{*D, What, {}, {}, {}, {}};
   std::vector<Info> Copies(Infos, Infos + Count);
-  bool Failed = false;
-  for (uint32_t K = 0; K < Count && !Failed; ++K)
+  std::vector<bool> RefusedAt(Count, false);
+  bool AnyRefused = false;
+  uint32_t End = Count;
+  for (uint32_t K = 0; K < End; ++K) {
+    bool Failed = false;
     Rewrite(R, Copies[K], Failed);
-  if (Failed) {
-    for (uint32_t K = 0; K < Count; ++K)
-      Pipelines[K] = VK_NULL_HANDLE;
-    return Refused;
+    if (!Failed)
+      continue;
+    RefusedAt[K] = AnyRefused = true;
+    if (Copies[K].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+      End = K + 1;
   }
-  return Call(*D, Copies.data(), !R.Stages.empty());
+  if (!AnyRefused)
+    return Call(*D, Count, Copies.data(), Pipelines, !R.Stages.empty());
+  for (uint32_t K = 0; K < Count; ++K)
+    Pipelines[K] = VK_NULL_HANDLE;
+  BatchSubset<Info> S(Copies, RefusedAt, End, *D, What);
+  if (S.Kept.empty())
+    return Refused;
+  std::vector<VkPipeline> Created(S.Kept.size(), VK_NULL_HANDLE);
+  const VkResult Res = Call(*D, uint32_t(S.Kept.size()), S.Kept.data(), Created.data(),
+                            /*Copied=*/true);
+  for (size_t J = 0; J < S.Kept.size(); ++J)
+    Pipelines[S.Index[J]] = Created[J];
+  return Res < 0 ? Res : Refused;
 }
 
 /// Points a copied create info's stage array at the rewritten stages.
@@ -277,8 +333,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateComputePipelines",
       VK_ERROR_INVALID_SHADER_NV,
-      [&](DeviceData &D, const VkComputePipelineCreateInfo *Use, bool) {
-        return D.CreateComputePipelines(Device, Cache, Count, Use, Alloc, Pipelines);
+      [&](DeviceData &D, uint32_t N, const VkComputePipelineCreateInfo *Use,
+          VkPipeline *Out, bool) {
+        return D.CreateComputePipelines(Device, Cache, N, Use, Alloc, Out);
       },
       [](StageRewriter &R, VkComputePipelineCreateInfo &I, bool &Failed) {
         if (const auto *S = R.rewrite(&I.stage, 1, Failed))
@@ -293,8 +350,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateGraphicsPipelines",
       VK_ERROR_INVALID_SHADER_NV,
-      [&](DeviceData &D, const VkGraphicsPipelineCreateInfo *Use, bool) {
-        return D.CreateGraphicsPipelines(Device, Cache, Count, Use, Alloc, Pipelines);
+      [&](DeviceData &D, uint32_t N, const VkGraphicsPipelineCreateInfo *Use,
+          VkPipeline *Out, bool) {
+        return D.CreateGraphicsPipelines(Device, Cache, N, Use, Alloc, Out);
       },
       rewriteStages<VkGraphicsPipelineCreateInfo>);
 }
@@ -306,9 +364,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(
 // VK_OPERATION_NOT_DEFERRED_KHR as a driver that chose not to defer does;
 // the application's operation then has no command deferred on it.
 // Otherwise the call goes down as the application made it.  A module that
-// cannot be lowered fails the call with VK_ERROR_UNKNOWN, the one error
-// this command may return for it (VK_ERROR_INVALID_SHADER_NV is not among
-// its codes).
+// cannot be lowered fails its pipeline, and the call, with VK_ERROR_UNKNOWN,
+// the one error this command may return for it (VK_ERROR_INVALID_SHADER_NV
+// is not among its codes); the batch's other pipelines are created at once,
+// from the layer's copies.
 VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
     VkDevice Device, VkDeferredOperationKHR Deferred, VkPipelineCache Cache,
     uint32_t Count, const VkRayTracingPipelineCreateInfoKHR *Infos,
@@ -316,13 +375,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateRayTracingPipelinesKHR",
       VK_ERROR_UNKNOWN,
-      [&](DeviceData &D, const VkRayTracingPipelineCreateInfoKHR *Use,
-          bool Rewritten) {
-        if (!Rewritten)
+      [&](DeviceData &D, uint32_t N, const VkRayTracingPipelineCreateInfoKHR *Use,
+          VkPipeline *Out, bool Copied) {
+        if (!Copied)
           return D.CreateRayTracingPipelinesKHR(Device, Deferred, Cache, Count,
                                                 Infos, Alloc, Pipelines);
         VkResult Res = D.CreateRayTracingPipelinesKHR(
-            Device, VK_NULL_HANDLE, Cache, Count, Use, Alloc, Pipelines);
+            Device, VK_NULL_HANDLE, Cache, N, Use, Alloc, Out);
         return Deferred != VK_NULL_HANDLE && Res == VK_SUCCESS
                    ? VK_OPERATION_NOT_DEFERRED_KHR
                    : Res;
@@ -339,8 +398,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesNV(
   return createPipelines(
       Device, Count, Infos, Pipelines, "vkCreateRayTracingPipelinesNV",
       VK_ERROR_INVALID_SHADER_NV,
-      [&](DeviceData &D, const VkRayTracingPipelineCreateInfoNV *Use, bool) {
-        return D.CreateRayTracingPipelinesNV(Device, Cache, Count, Use, Alloc, Pipelines);
+      [&](DeviceData &D, uint32_t N, const VkRayTracingPipelineCreateInfoNV *Use,
+          VkPipeline *Out, bool) {
+        return D.CreateRayTracingPipelinesNV(Device, Cache, N, Use, Alloc, Out);
       },
       rewriteStages<VkRayTracingPipelineCreateInfoNV>);
 }

@@ -141,6 +141,10 @@ struct Probe {
   VkDebugUtilsMessengerEXT Messenger = VK_NULL_HANDLE;
   VkPhysicalDevice Phys = VK_NULL_HANDLE;
   VkDevice Device = VK_NULL_HANDLE;
+  VkPhysicalDeviceFeatures Core{}; ///< the core features enabled
+  /// Enabled for --early-return (the flag needs it).
+  VkPhysicalDevicePipelineCreationCacheControlFeaturesEXT CacheControl{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT F2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT F1{
@@ -153,6 +157,7 @@ struct Probe {
   bool ReadOnly = false;      ///< --read-only
   unsigned Threads = 0;       ///< --threads
   bool Unknown = false;       ///< --unknown-struct
+  uint32_t BatchFlags = 0;    ///< --early-return: the batch's pipelines' flags
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
@@ -242,6 +247,9 @@ struct Probe {
       DeviceExtensions.push_back(VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME);
       DeviceExtensions.push_back(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME);
     }
+    if (BatchFlags)
+      CacheControl.pipelineCreationCacheControl =
+          enableListed(Exts, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
     bool HasShaderObject = false;
     if (WantShaderObject) {
       const bool Objects = enableListed(Exts, VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
@@ -270,6 +278,9 @@ struct Probe {
                                             ? "vkGetPhysicalDeviceFeatures2KHR"
                                             : "vkGetPhysicalDeviceFeatures2"));
     GetFeatures2(Phys, &F);
+    // The modules' 64-bit types (f64 atomics, and the lowering's int64).
+    Core.shaderFloat64 = F.features.shaderFloat64;
+    Core.shaderInt64 = F.features.shaderInt64;
     ShaderObject.pNext = nullptr;
     RayTracing.pNext = nullptr;
 #define P(X) std::printf("  " #X " = %u\n", F2.X)
@@ -300,7 +311,12 @@ struct Probe {
       RayTracing.pNext = F2.pNext;
       F2.pNext = &RayTracing;
     }
+    if (CacheControl.pipelineCreationCacheControl) {
+      CacheControl.pNext = F2.pNext;
+      F2.pNext = &CacheControl;
+    }
     VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
+    CI.pEnabledFeatures = &Core;
     CI.queueCreateInfoCount = 1;
     CI.pQueueCreateInfos = &Q;
     CI.enabledExtensionCount = static_cast<uint32_t>(DeviceExtensions.size());
@@ -415,6 +431,51 @@ struct Probe {
     return R == VK_SUCCESS;
   }
 
+  /// One vkCreateComputePipelines call for a pipeline per module, each
+  /// module chained into its stage.  With \p Base >= 0, pipeline Base
+  /// allows derivatives and those after it derive from it by
+  /// basePipelineIndex.  The handles start non-null, so that the output
+  /// shows which ones come back null.
+  bool createPipelineBatch(const std::vector<const char *> &Paths, int Base) {
+    const size_t N = Paths.size();
+    if (!N)
+      return true;
+    const Layouts L(Device, VK_SHADER_STAGE_COMPUTE_BIT);
+    std::vector<std::vector<uint32_t>> Words(N);
+    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
+    std::vector<VkComputePipelineCreateInfo> Infos(N, {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO});
+    for (size_t K = 0; K < N; ++K) {
+      size_t Size;
+      if (!read(Paths[K], Words[K], Size))
+        return false;
+      Modules[K].codeSize = Size;
+      Modules[K].pCode = Words[K].data();
+      Infos[K].stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
+                        VK_SHADER_STAGE_COMPUTE_BIT, VK_NULL_HANDLE, "main", nullptr};
+      Infos[K].layout = L.Layout;
+      const bool Derived = Base >= 0 && K > size_t(Base);
+      Infos[K].flags = BatchFlags |
+                       (K == size_t(Base) ? VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT : 0) |
+                       (Derived ? VK_PIPELINE_CREATE_DERIVATIVE_BIT : 0);
+      Infos[K].basePipelineIndex = Derived ? Base : -1;
+    }
+    std::vector<VkPipeline> Pipelines(N);
+    for (VkPipeline &P : Pipelines)
+      std::memset(&P, 0xff, sizeof P);
+    const VkResult R = vkCreateComputePipelines(Device, VK_NULL_HANDLE, uint32_t(N),
+                                                Infos.data(), nullptr, Pipelines.data());
+    std::printf("pipeline batch: %s\n", resultName(R));
+    bool Created = true;
+    for (size_t K = 0; K < N; ++K) {
+      const bool Null = Pipelines[K] == VK_NULL_HANDLE;
+      std::printf("%s: batch pipeline %zu: %s\n", Paths[K], K, Null ? "null" : "created");
+      if (!Null)
+        vkDestroyPipeline(Device, Pipelines[K], nullptr);
+      Created &= !Null;
+    }
+    return R == VK_SUCCESS && Created;
+  }
+
   /// Creates the pipeline of \p Info on Threads threads at once, 8 times
   /// on each; the create info and its chain are shared, as Vulkan allows.
   bool createPipelineOnThreads(const char *Path, const VkComputePipelineCreateInfo *Info) {
@@ -454,13 +515,14 @@ struct Probe {
                   vkGetDeviceProcAddr(Device, Name) ? "given" : "not given by the device");
   }
 
-  /// Prints each module's pipeline, destroying those created.
+  /// Prints each module's pipeline, destroying those created (a failed
+  /// call sets the handles of the pipelines it did not create to null).
   void reportRayTracingPipelines(const std::vector<const char *> &Paths,
-                                 const std::vector<VkPipeline> &Pipelines, bool Created) {
+                                 const std::vector<VkPipeline> &Pipelines) {
     for (size_t K = 0; K < Paths.size(); ++K) {
       const bool Null = Pipelines[K] == VK_NULL_HANDLE;
       std::printf("%s: ray tracing pipeline: %s\n", Paths[K], Null ? "null" : "created");
-      if (Created && !Null)
+      if (!Null)
         vkDestroyPipeline(Device, Pipelines[K], nullptr);
     }
   }
@@ -528,7 +590,7 @@ struct Probe {
     const VkResult R = Create(Device, VK_NULL_HANDLE, static_cast<uint32_t>(Paths.size()),
                               B.Infos.data(), nullptr, B.Pipelines.data());
     std::printf("vkCreateRayTracingPipelinesNV: %s\n", resultName(R));
-    reportRayTracingPipelines(Paths, B.Pipelines, R == VK_SUCCESS);
+    reportRayTracingPipelines(Paths, B.Pipelines);
     return R == VK_SUCCESS;
   }
 
@@ -572,7 +634,7 @@ struct Probe {
     std::printf("\n");
     DestroyOp(Device, Op, nullptr);
     const bool Created = R == VK_SUCCESS || R == VK_OPERATION_NOT_DEFERRED_KHR;
-    reportRayTracingPipelines(Paths, B.Pipelines, Created);
+    reportRayTracingPipelines(Paths, B.Pipelines);
     return Created;
   }
 
@@ -638,6 +700,8 @@ struct Probe {
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
   bool Pipelines = false, ShaderObjects = false, RayTracing = false, RayTracingNV = false;
+  bool Batch = false;
+  int Base = -1;
   std::string Api = "1.2";
   std::vector<const char *> Modules;
   Probe P;
@@ -646,6 +710,12 @@ int main(int Argc, char **Argv) {
       Index = static_cast<uint32_t>(std::atoi(Argv[++K]));
     else if (!std::strcmp(Argv[K], "--pipeline"))
       Pipelines = true;
+    else if (!std::strcmp(Argv[K], "--pipeline-batch"))
+      Batch = true;
+    else if (!std::strcmp(Argv[K], "--derive-from") && K + 1 < Argc)
+      Base = std::atoi(Argv[++K]);
+    else if (!std::strcmp(Argv[K], "--early-return"))
+      P.BatchFlags = VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT;
     else if (!std::strcmp(Argv[K], "--shader-object"))
       ShaderObjects = true;
     else if (!std::strcmp(Argv[K], "--ray-tracing"))
@@ -660,10 +730,12 @@ int main(int Argc, char **Argv) {
       P.Unknown = true;
     else if (!std::strcmp(Argv[K], "--threads") && K + 1 < Argc)
       P.Threads = static_cast<unsigned>(std::atoi(Argv[++K]));
-    else if (Argv[K][0] == '-' || Pipelines + ShaderObjects + RayTracing + RayTracingNV > 1) {
+    else if (Argv[K][0] == '-' ||
+             Pipelines + Batch + ShaderObjects + RayTracing + RayTracingNV > 1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.0|1.1|1.2] "
                            "[--read-only] [--threads N] [--unknown-struct] "
-                           "[--pipeline | --shader-object | --ray-tracing | --ray-tracing-nv] "
+                           "[--pipeline | --pipeline-batch [--derive-from K] [--early-return] | "
+                           "--shader-object | --ray-tracing | --ray-tracing-nv] "
                            "[MODULE.spv...]\n");
       return 1;
     } else
@@ -711,6 +783,8 @@ int main(int Argc, char **Argv) {
     return P.createRayTracingPipelines(Modules) ? 0 : 1;
   if (RayTracingNV)
     return P.createRayTracingPipelinesNV(Modules) ? 0 : 1;
+  if (Batch)
+    return P.createPipelineBatch(Modules, Base) ? 0 : 1;
   bool Ok = true;
   for (const char *M : Modules) {
     Ok &= P.createModule(M);
