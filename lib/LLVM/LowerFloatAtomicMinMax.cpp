@@ -1638,6 +1638,28 @@ bool fitsDxilAtomics(AtomicRMWInst &RMW) {
   return false;
 }
 
+/// Logical SPIR-V (the spirv triple without 32 or 64, as for Vulkan) cannot
+/// read float memory as integers: no pointer casts, and a variable's type
+/// is its memory's type.  There the pass reports the atomic, and points at
+/// the SPIR-V pass, which retypes variables instead (docs/memory.md).
+bool fitsSpirvAddressing(AtomicRMWInst &RMW) {
+  Function &F = *RMW.getFunction();
+  if (!F.getParent()->getTargetTriple().isSPIRVLogical())
+    return true;
+  std::string TypeName;
+  raw_string_ostream OS(TypeName);
+  RMW.getType()->print(OS);
+  F.getContext().diagnose(DiagnosticInfoUnsupported(
+      F, "lower-float-atomic-minmax: cannot lower atomicrmw " +
+             AtomicRMWInst::getOperationName(RMW.getOperation()) + " " +
+             TypeName +
+             " in logical SPIR-V (a pointer cannot read float memory as "
+             "integers); compile the module to SPIR-V without this pass, "
+             "then lower it with fatomic-opt --lower-float-atomic-minmax",
+      RMW.getDebugLoc()));
+  return false;
+}
+
 /// The float min/max atomics of \p F: those that go to a helper
 /// (\p ToOutline, where \p Outline is given) and those written out in place
 /// (\p Atomics; also one in a block that several EH funclets share).
@@ -1655,7 +1677,8 @@ void collectAtomics(Function &F, const LoweringOptions &Options,
     if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       // Checked before the type: in DXIL a float min/max of any type that
       // cannot be lowered is reported (elsewhere it is left alone).
-      if (!isFloatMinMax(*RMW) || !fitsDxilAtomics(*RMW))
+      if (!isFloatMinMax(*RMW) || !fitsDxilAtomics(*RMW) ||
+          !fitsSpirvAddressing(*RMW))
         continue;
       std::optional<FloatAtomic> A = classifyAtomicRMW(*RMW);
       if (!A)
