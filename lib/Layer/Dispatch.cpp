@@ -89,6 +89,9 @@ void fillDevice(DeviceData &D) {
       D, "vkCreateRayTracingPipelinesKHR");
   D.CreateRayTracingPipelinesNV = gdpa<PFN_vkCreateRayTracingPipelinesNV>(
       D, "vkCreateRayTracingPipelinesNV");
+  D.GetShaderModuleCreateInfoIdentifierEXT =
+      gdpa<PFN_vkGetShaderModuleCreateInfoIdentifierEXT>(
+          D, "vkGetShaderModuleCreateInfoIdentifierEXT");
 }
 } // namespace
 
@@ -227,17 +230,19 @@ PFN_vkVoidFunction deviceFunction(const char *Name) {
   FATOMIC_FN(CreateShadersEXT)
   FATOMIC_FN(CreateRayTracingPipelinesKHR)
   FATOMIC_FN(CreateRayTracingPipelinesNV)
+  FATOMIC_FN(GetShaderModuleCreateInfoIdentifierEXT)
   return nullptr;
 }
 
 /// The device-level functions the layer intercepts that belong to an
 /// extension the device below may lack (VK_EXT_shader_object,
-/// VK_KHR_ray_tracing_pipeline, VK_NV_ray_tracing): handed out only where
-/// it has them.
+/// VK_KHR_ray_tracing_pipeline, VK_NV_ray_tracing,
+/// VK_EXT_shader_module_identifier): handed out only where it has them.
 bool isExtensionFunction(const char *Name) {
   return std::strcmp(Name, "vkCreateShadersEXT") == 0 ||
          std::strcmp(Name, "vkCreateRayTracingPipelinesKHR") == 0 ||
-         std::strcmp(Name, "vkCreateRayTracingPipelinesNV") == 0;
+         std::strcmp(Name, "vkCreateRayTracingPipelinesNV") == 0 ||
+         std::strcmp(Name, "vkGetShaderModuleCreateInfoIdentifierEXT") == 0;
 }
 
 PFN_vkVoidFunction instanceFunction(const char *Name) {

@@ -88,6 +88,8 @@ struct DeviceData {
   PFN_vkCreateShadersEXT CreateShadersEXT = nullptr;
   PFN_vkCreateRayTracingPipelinesKHR CreateRayTracingPipelinesKHR = nullptr;
   PFN_vkCreateRayTracingPipelinesNV CreateRayTracingPipelinesNV = nullptr;
+  PFN_vkGetShaderModuleCreateInfoIdentifierEXT GetShaderModuleCreateInfoIdentifierEXT =
+      nullptr;
   TargetModel Target;
 };
 
@@ -144,6 +146,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesNV(
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
     VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,
     const VkAllocationCallbacks *Alloc, VkShaderEXT *Shaders);
+VKAPI_ATTR void VKAPI_CALL GetShaderModuleCreateInfoIdentifierEXT(
+    VkDevice Device, const VkShaderModuleCreateInfo *Info,
+    VkShaderModuleIdentifierEXT *Identifier);
 
 // Settings.cpp
 /// One error: on stderr, and through VK_EXT_debug_utils when the

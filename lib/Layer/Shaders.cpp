@@ -85,7 +85,7 @@ void dumpModule(const void *Code, size_t Bytes) {
 enum class Outcome { PassThrough, Lowered, Failed };
 
 /// Lowers the module for \p D into \p Words.  \p What names the call for
-/// the message.
+/// the message of a refusal; none is reported where it is null.
 Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
                     const char *What, std::vector<uint32_t> &Words) {
   unsigned Widths = floatMinMaxWidths(Code, Bytes);
@@ -117,9 +117,10 @@ Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
     }
   }
   if (S == PassStatus::Failure) {
-    reportError(D.Instance, std::string(What) +
-                                ": the module's float atomic min/max cannot be "
-                                "lowered for this device: " + Messages);
+    if (What)
+      reportError(D.Instance, std::string(What) +
+                                  ": the module's float atomic min/max cannot "
+                                  "be lowered for this device: " + Messages);
     return Outcome::Failed;
   }
   return S == PassStatus::SuccessWithChange ? Outcome::Lowered
@@ -430,6 +431,28 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
     dumpModule(Copies[K].pCode, Copies[K].codeSize);
   }
   return D->CreateShadersEXT(Device, Count, Copies.data(), Alloc, Shaders);
+}
+
+// The identifier of a create info is that of the module the driver would be
+// given for it, so that it equals vkGetShaderModuleIdentifierEXT's for the
+// module created from the same create info (the driver's caches key
+// pipelines by it).  A module that cannot be lowered keeps its own code's
+// identifier: no pipeline is ever made from it through the layer.  (Its
+// refusal is reported when it is created, not here.)
+VKAPI_ATTR void VKAPI_CALL GetShaderModuleCreateInfoIdentifierEXT(
+    VkDevice Device, const VkShaderModuleCreateInfo *Info,
+    VkShaderModuleIdentifierEXT *Identifier) {
+  DeviceData *D = deviceOf(Device);
+  if (!D || !D->GetShaderModuleCreateInfoIdentifierEXT)
+    return;
+  std::vector<uint32_t> Words;
+  VkShaderModuleCreateInfo Copy = *Info;
+  if (lowerModule(*D, Info->pCode, Info->codeSize, nullptr, Words) ==
+      Outcome::Lowered) {
+    Copy.pCode = Words.data();
+    Copy.codeSize = Words.size() * 4;
+  }
+  D->GetShaderModuleCreateInfoIdentifierEXT(Device, &Copy, Identifier);
 }
 
 } // namespace fatomic::layer

@@ -161,6 +161,9 @@ struct Probe {
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+  bool WantIdentifier = false; ///< --identifier
+  VkPhysicalDeviceShaderModuleIdentifierFeaturesEXT Identifier{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_MODULE_IDENTIFIER_FEATURES_EXT};
   bool WantRayTracingNV = false; ///< --ray-tracing-nv
   bool HasRayTracingNV = false;  ///< VK_NV_ray_tracing listed and enabled
   bool WantRayTracing = false; ///< --ray-tracing
@@ -266,11 +269,17 @@ struct Probe {
     }
     if (WantRayTracingNV)
       HasRayTracingNV = enableListed(Exts, VK_NV_RAY_TRACING_EXTENSION_NAME);
+    const bool HasIdentifier =
+        WantIdentifier && enableListed(Exts, VK_EXT_SHADER_MODULE_IDENTIFIER_EXTENSION_NAME);
     F1.pNext = &F2;
     F2.pNext = HasShaderObject ? &ShaderObject : nullptr;
     if (HasRayTracing) {
       RayTracing.pNext = F2.pNext;
       F2.pNext = &RayTracing;
+    }
+    if (HasIdentifier) {
+      Identifier.pNext = F2.pNext;
+      F2.pNext = &Identifier;
     }
     VkPhysicalDeviceFeatures2 F{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &F1};
     auto GetFeatures2 = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(
@@ -283,6 +292,7 @@ struct Probe {
     Core.shaderInt64 = F.features.shaderInt64;
     ShaderObject.pNext = nullptr;
     RayTracing.pNext = nullptr;
+    Identifier.pNext = nullptr;
 #define P(X) std::printf("  " #X " = %u\n", F2.X)
     P(shaderBufferFloat16AtomicMinMax);
     P(shaderBufferFloat32AtomicMinMax);
@@ -310,6 +320,10 @@ struct Probe {
     if (WantRayTracing) {
       RayTracing.pNext = F2.pNext;
       F2.pNext = &RayTracing;
+    }
+    if (Identifier.shaderModuleIdentifier) {
+      Identifier.pNext = F2.pNext;
+      F2.pNext = &Identifier;
     }
     if (CacheControl.pipelineCreationCacheControl) {
       CacheControl.pNext = F2.pNext;
@@ -678,6 +692,42 @@ struct Probe {
     return R == VK_SUCCESS;
   }
 
+  /// For each module: the identifier of its create info
+  /// (vkGetShaderModuleCreateInfoIdentifierEXT) against that of the module
+  /// created from it (vkGetShaderModuleIdentifierEXT).
+  bool compareIdentifiers(const std::vector<const char *> &Paths) {
+    auto OfInfo = reinterpret_cast<PFN_vkGetShaderModuleCreateInfoIdentifierEXT>(
+        vkGetDeviceProcAddr(Device, "vkGetShaderModuleCreateInfoIdentifierEXT"));
+    auto OfModule = reinterpret_cast<PFN_vkGetShaderModuleIdentifierEXT>(
+        vkGetDeviceProcAddr(Device, "vkGetShaderModuleIdentifierEXT"));
+    if (!OfInfo || !OfModule)
+      return false;
+    bool Equal = true;
+    for (const char *Path : Paths) {
+      std::vector<uint32_t> Words;
+      size_t Size;
+      if (!read(Path, Words, Size))
+        return false;
+      VkShaderModuleCreateInfo CI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      CI.codeSize = Size;
+      CI.pCode = Words.data();
+      VkShaderModuleIdentifierEXT A{VK_STRUCTURE_TYPE_SHADER_MODULE_IDENTIFIER_EXT};
+      VkShaderModuleIdentifierEXT B{VK_STRUCTURE_TYPE_SHADER_MODULE_IDENTIFIER_EXT};
+      OfInfo(Device, &CI, &A);
+      VkShaderModule M = VK_NULL_HANDLE;
+      if (vkCreateShaderModule(Device, &CI, nullptr, &M) != VK_SUCCESS)
+        return false;
+      OfModule(Device, M, &B);
+      vkDestroyShaderModule(Device, M, nullptr);
+      const bool Same = A.identifierSize && A.identifierSize == B.identifierSize &&
+                        !std::memcmp(A.identifier, B.identifier, A.identifierSize);
+      std::printf("%s: identifiers of the create info and the module: %s (%u bytes)\n",
+                  Path, Same ? "equal" : "different", A.identifierSize);
+      Equal &= Same;
+    }
+    return Equal;
+  }
+
   bool createModule(const char *Path) {
     std::vector<uint32_t> Words;
     size_t Size;
@@ -700,7 +750,7 @@ struct Probe {
 int main(int Argc, char **Argv) {
   uint32_t Index = 0;
   bool Pipelines = false, ShaderObjects = false, RayTracing = false, RayTracingNV = false;
-  bool Batch = false;
+  bool Batch = false, Identifiers = false;
   int Base = -1;
   std::string Api = "1.2";
   std::vector<const char *> Modules;
@@ -712,6 +762,8 @@ int main(int Argc, char **Argv) {
       Pipelines = true;
     else if (!std::strcmp(Argv[K], "--pipeline-batch"))
       Batch = true;
+    else if (!std::strcmp(Argv[K], "--identifier"))
+      Identifiers = true;
     else if (!std::strcmp(Argv[K], "--derive-from") && K + 1 < Argc)
       Base = std::atoi(Argv[++K]);
     else if (!std::strcmp(Argv[K], "--early-return"))
@@ -731,11 +783,12 @@ int main(int Argc, char **Argv) {
     else if (!std::strcmp(Argv[K], "--threads") && K + 1 < Argc)
       P.Threads = static_cast<unsigned>(std::atoi(Argv[++K]));
     else if (Argv[K][0] == '-' ||
-             Pipelines + Batch + ShaderObjects + RayTracing + RayTracingNV > 1) {
+             Pipelines + Batch + Identifiers + ShaderObjects + RayTracing + RayTracingNV >
+                 1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.0|1.1|1.2] "
                            "[--read-only] [--threads N] [--unknown-struct] "
                            "[--pipeline | --pipeline-batch [--derive-from K] [--early-return] | "
-                           "--shader-object | --ray-tracing | --ray-tracing-nv] "
+                           "--identifier | --shader-object | --ray-tracing | --ray-tracing-nv] "
                            "[MODULE.spv...]\n");
       return 1;
     } else
@@ -759,7 +812,12 @@ int main(int Argc, char **Argv) {
   P.WantShaderObject = ShaderObjects;
   P.WantRayTracing = RayTracing;
   P.WantRayTracingNV = RayTracingNV;
+  P.WantIdentifier = Identifiers;
   P.printFeatures();
+  if (Identifiers && !P.Identifier.shaderModuleIdentifier) {
+    std::printf("shader module identifiers: not supported by the device\n");
+    return 2;
+  }
   if (ShaderObjects && !P.ShaderObject.shaderObject) {
     std::printf("shader objects: not supported by the device\n");
     return 2;
@@ -785,6 +843,8 @@ int main(int Argc, char **Argv) {
     return P.createRayTracingPipelinesNV(Modules) ? 0 : 1;
   if (Batch)
     return P.createPipelineBatch(Modules, Base) ? 0 : 1;
+  if (Identifiers)
+    return P.compareIdentifiers(Modules) ? 0 : 1;
   bool Ok = true;
   for (const char *M : Modules) {
     Ok &= P.createModule(M);

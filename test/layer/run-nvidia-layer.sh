@@ -25,7 +25,9 @@
 #       module: shader objects fail whole, pipelines all but the f16 one);
 #       then it checks that the application's create
 #       infos stay untouched (read-only chains, one create info shared by
-#       eight threads).  Pass "-- --shader-object" or
+#       eight threads), that a compute pipeline batch with an f16 module
+#       creates the others, and that a create info's module identifier is
+#       the lowered module's.  Pass "-- --shader-object" or
 #       "-- --ray-tracing" to run the suite's cases as shader objects or ray
 #       generation shaders instead.  The log goes to FILE (default
 #       $OUT/layer-nvidia.log when $OUT is set, else build/layer-nvidia.log);
@@ -185,6 +187,36 @@ chain_checks() {
   echo "chains: $bad failed"
 }
 
+# module_checks DIR: a compute pipeline batch with an f16 module among f64
+# and f32 ones creates all but the f16 pipeline (test/layer/
+# pipeline-batch.test on lavapipe), and the identifier of a create info is
+# that of the module created from it, which the layer lowered
+# (VK_EXT_shader_module_identifier; lavapipe has none).  Prints "modules: N
+# failed".
+module_checks() {
+  local dir=$1 probe=$BUNDLE/bin/fatomic-layer-probe bad=0 out m
+  for m in min-f64 min-f16 min-f32; do
+    glslangValidator --target-env vulkan1.2 -V "$ROOT/test/layer/Inputs/$m.comp" \
+      -o "$dir/$m.spv" >/dev/null
+  done
+  out=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER "$probe" \
+    --pipeline-batch "$dir/min-f64.spv" "$dir/min-f16.spv" "$dir/min-f32.spv" 2>&1) &&
+    bad=$((bad + 1))
+  grep -E "^pipeline batch|batch pipeline" <<<"$out"
+  grep -q "^pipeline batch: VK_ERROR_INVALID_SHADER_NV$" <<<"$out" || bad=$((bad + 1))
+  grep -q "min-f64.spv: batch pipeline 0: created" <<<"$out" || bad=$((bad + 1))
+  grep -q "min-f16.spv: batch pipeline 1: null" <<<"$out" || bad=$((bad + 1))
+  grep -q "min-f32.spv: batch pipeline 2: created" <<<"$out" || bad=$((bad + 1))
+  out=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER "$probe" \
+    --identifier "$dir/min-f64.spv" "$dir/min-f32.spv" 2>&1)
+  case $? in
+    0) grep "identifiers" <<<"$out" ;;
+    2) echo "no shader module identifiers: not checked" ;;
+    *) echo "$out" | tail -3; bad=$((bad + 1)) ;;
+  esac
+  echo "modules: $bad failed"
+}
+
 do_run() {
   gpu_run_args "$@"
   [ -x "$BUNDLE/bin/fatomic-vkrun" ] || die "no bundle in $BUNDLE: run '$0 bundle' first"
@@ -247,6 +279,9 @@ do_run() {
   echo "== the application's chains through $LAYER" | tee -a "$log"
   chain_checks "$(mktemp -d)" 2>&1 | tee -a "$log"
   grep -q "^chains: 0 failed$" "$log" || rc=1
+  echo "== pipeline batches and module identifiers through $LAYER" | tee -a "$log"
+  module_checks "$(mktemp -d)" 2>&1 | tee -a "$log"
+  grep -q "^modules: 0 failed$" "$log" || rc=1
   echo "== exit status $rc; log: $log; commands: $detail" | tee -a "$log"
   return "$rc"
 }
