@@ -53,7 +53,8 @@ enum class Feature : unsigned {
   Count
 };
 
-/// The Vulkan member name, e.g. "shaderBufferFloat32AtomicMinMax".
+/// The Vulkan member name, e.g. "shaderBufferFloat32AtomicMinMax"; "?" for
+/// a value that names no feature (Feature::Count).
 const char *featureName(Feature F);
 /// Inverse of featureName (exact, case-sensitive).
 std::optional<Feature> parseFeature(std::string_view Name);

@@ -125,7 +125,10 @@ FATOMIC_API fatomic_target *fatomic_target_create(void);
  * *out_target owns a new target; on error it is set to NULL (where
  * out_target itself is not NULL) and the message says what is wrong.
  * \p json may be NULL where \p json_size is 0: an empty document, which is
- * FATOMIC_ERROR_INVALID_PROFILE like any other that is not a profile. */
+ * FATOMIC_ERROR_INVALID_PROFILE like any other that is not a profile.  A
+ * json_size too large for the address space (a failed ftell's (size_t)-1)
+ * is FATOMIC_ERROR_INVALID_ARGUMENT; one that fits but runs past the
+ * caller's buffer is read as given. */
 FATOMIC_API fatomic_result fatomic_target_load_profile(
     const char *json, size_t json_size, fatomic_target **out_target,
     fatomic_message_fn message_fn, void *user_data);
@@ -177,9 +180,11 @@ FATOMIC_API void fatomic_target_destroy(fatomic_target *target);
  * atomics were rewritten.  On an error, each of them that is not NULL is
  * cleared: *out_words NULL, *out_word_count 0, *lowered_count 0 (a NULL
  * out_words or out_word_count is itself an error, the other one is still
- * cleared).  A word_count too large for the address space (a byte count
- * passed as a word count, or a failed ftell) is
- * FATOMIC_ERROR_INVALID_ARGUMENT. */
+ * cleared).  A word_count too large for the address space (a failed
+ * ftell's (size_t)-1, or a byte count passed as a word count where that
+ * overflows) is FATOMIC_ERROR_INVALID_ARGUMENT; one that fits but runs
+ * past the caller's buffer (a byte count of a small module) is read as
+ * given, which no library can tell from a real count. */
 FATOMIC_API fatomic_result fatomic_lower(const fatomic_target *target,
                                          const char *options,
                                          const uint32_t *words,

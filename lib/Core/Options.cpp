@@ -2,7 +2,27 @@
 
 #include "fatomic/Options.h"
 
+#include "Shown.h"
+
 namespace fatomic {
+
+std::string detail::shown(std::string_view Text) {
+  static const char Hex[] = "0123456789abcdef";
+  std::string Out;
+  for (const char C : Text) {
+    const auto U = static_cast<unsigned char>(C);
+    if (U >= 0x20 && U < 0x7f) {
+      Out += C;
+      continue;
+    }
+    Out += "\\x";
+    Out += Hex[U >> 4];
+    Out += Hex[U & 15];
+  }
+  return Out;
+}
+
+using detail::shown;
 
 const char *toString(Strategy S) {
   return S == Strategy::Dispatch ? "dispatch" : "cas";
@@ -36,24 +56,6 @@ std::string_view trim(std::string_view S) {
   while (!S.empty() && isBlank(S.back()))
     S.remove_suffix(1);
   return S;
-}
-
-/// \p Text as a message shows it: control characters and bytes outside
-/// ASCII as \xNN, so that none of them hides in a terminal.
-std::string shown(std::string_view Text) {
-  static const char Hex[] = "0123456789abcdef";
-  std::string Out;
-  for (const char C : Text) {
-    const auto U = static_cast<unsigned char>(C);
-    if (U >= 0x20 && U < 0x7f) {
-      Out += C;
-      continue;
-    }
-    Out += "\\x";
-    Out += Hex[U >> 4];
-    Out += Hex[U & 15];
-  }
-  return Out;
 }
 
 bool badValue(std::string &Error, std::string_view Key, std::string_view Value,

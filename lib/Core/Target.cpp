@@ -8,6 +8,8 @@
 
 #include "fatomic/Target.h"
 
+#include "Shown.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -81,7 +83,9 @@ std::string notJsonError(std::string_view Text, const char *ParserMessage) {
 
 } // namespace
 
-const char *featureName(Feature F) { return Features[unsigned(F)].Name; }
+const char *featureName(Feature F) {
+  return unsigned(F) < unsigned(Feature::Count) ? Features[unsigned(F)].Name : "?";
+}
 
 std::optional<Feature> parseFeature(std::string_view Name) {
   for (unsigned I = 0; I < unsigned(Feature::Count); ++I)
@@ -130,6 +134,7 @@ bool TargetModel::mayUseInt64Atomics(MemoryClass Class) const {
 
 namespace {
 
+using detail::shown;
 using nlohmann::json;
 
 /// Reads the members of one feature struct of capability \p CapName: the
@@ -142,7 +147,7 @@ bool readFeatureStruct(const std::string &Where, const json &Members,
     if (!F && !Extended)
       continue;
     if (!Value.is_boolean()) {
-      Error = Where + "." + Member + " is not a boolean";
+      Error = Where + "." + shown(Member) + " is not a boolean";
       return false;
     }
     // A feature true anywhere is available; false anywhere is known.
@@ -224,7 +229,7 @@ bool readProperties(const std::string &Where, const json &Props,
   for (auto &[StructName, Members] : Props.items()) {
     if (!Members.is_object())
       continue;
-    const std::string At = Where + ".properties." + StructName;
+    const std::string At = Where + ".properties." + shown(StructName);
     if (StructName == "VkPhysicalDeviceSubgroupProperties" &&
         !readSubgroupStruct(At, Members, "supportedStages", "supportedOperations", S, Error))
       return false;
@@ -245,7 +250,7 @@ bool readProperties(const std::string &Where, const json &Props,
 /// where it has a features object.
 bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Model,
                     bool &SawFeatures, std::string &Error) {
-  const std::string Where = "capabilities." + CapName;
+  const std::string Where = "capabilities." + shown(CapName);
   if (auto Props = Cap.find("properties");
       Props != Cap.end() && !readProperties(Where, *Props, Model.Subgroups, Error))
     return false;
@@ -259,9 +264,28 @@ bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Mo
   SawFeatures = true;
   for (auto &[StructName, Members] : Feats->items())
     if (Members.is_object() &&
-        !readFeatureStruct(Where + ".features." + StructName, Members, Model, Error))
+        !readFeatureStruct(Where + ".features." + shown(StructName), Members, Model, Error))
       return false;
   return true;
+}
+
+/// An entry of a profile's capability list that is not a name, as the
+/// message shows it: a list of names as JSON (["fast","slow"]), anything
+/// else by its type alone, so that a deeply nested value costs nothing.
+std::string alternatives(const json &Entry) {
+  auto Kind = [](const json &V) {
+    const std::string T = V.type_name();
+    return (std::strchr("aeiou", T[0]) ? "an " : "a ") + T;
+  };
+  if (!Entry.is_array())
+    return Kind(Entry);
+  std::string Out = "[";
+  for (const json &E : Entry) {
+    if (!E.is_string())
+      return "an array holding " + Kind(E);
+    Out += (Out.size() > 1 ? ",\"" : "\"") + shown(E.get<std::string>()) + "\"";
+  }
+  return Out + "]";
 }
 
 /// The names of the capability blocks of the one device that \p Doc
@@ -287,7 +311,7 @@ bool deviceBlocks(const json &Doc, const json &Caps, std::vector<std::string> &N
     Error = std::string("'profiles' must hold exactly one profile, the device's: ") + ProfileHint;
     return false;
   }
-  const std::string Where = "profiles." + Profiles->begin().key();
+  const std::string Where = "profiles." + shown(Profiles->begin().key());
   auto List = Profiles->begin()->find("capabilities");
   if (List == Profiles->begin()->end() || !List->is_array()) {
     Error = Where + ".capabilities is not a list of capability names";
@@ -295,12 +319,12 @@ bool deviceBlocks(const json &Doc, const json &Caps, std::vector<std::string> &N
   }
   for (const json &Name : *List) {
     if (!Name.is_string()) {
-      Error = Where + ".capabilities lists alternatives (" + Name.dump() +
+      Error = Where + ".capabilities lists alternatives (" + alternatives(Name) +
               "): fatomic needs the features of one device, which a profile of alternatives does not give";
       return false;
     }
     if (!Caps.contains(Name.get<std::string>())) {
-      Error = Where + " names capability '" + Name.get<std::string>() +
+      Error = Where + " names capability '" + shown(Name.get<std::string>()) +
               "', which 'capabilities' does not hold";
       return false;
     }

@@ -71,16 +71,16 @@ fatomic_result resultOf(fatomic::FailureKind Kind) {
   return FATOMIC_ERROR_INVALID_MODULE;
 }
 
-/// Whether \p WordCount words from \p Words fit in the address space: their
-/// byte size neither overflows size_t nor exceeds what one object may span
-/// (PTRDIFF_MAX, which also bounds std::vector), and Words + WordCount does
-/// not wrap around.  A larger count is a caller's bug (a byte count not
-/// divided by 4, a failed ftell), not a module.
-bool addressable(const uint32_t *Words, size_t WordCount) {
-  if (WordCount > static_cast<size_t>(PTRDIFF_MAX) / sizeof(uint32_t))
+/// Whether \p Count elements of \p Size bytes from \p Start fit in the
+/// address space: their byte size neither overflows size_t nor exceeds what
+/// one object may span (PTRDIFF_MAX, which also bounds std::vector), and
+/// the end does not wrap around.  A larger count is a caller's bug (a
+/// failed ftell's (size_t)-1), not a module.  A count that fits but runs
+/// past the caller's buffer cannot be told from a real one.
+bool addressable(const void *Start, size_t Count, size_t Size) {
+  if (Count > static_cast<size_t>(PTRDIFF_MAX) / Size)
     return false;
-  const size_t Bytes = WordCount * sizeof(uint32_t);
-  return reinterpret_cast<uintptr_t>(Words) <= UINTPTR_MAX - Bytes;
+  return reinterpret_cast<uintptr_t>(Start) <= UINTPTR_MAX - Count * Size;
 }
 
 /// The result and message for an exception that reached the C boundary.
@@ -106,7 +106,7 @@ fatomic_result lower(const fatomic_target *Target, const char *OptionText,
            "fatomic_lower: words is NULL but word_count is not 0");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
-  if (!addressable(Words, WordCount)) {
+  if (!addressable(Words, WordCount, sizeof(uint32_t))) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
            "fatomic_lower: word_count " + std::to_string(WordCount) +
                " is too large: that many words do not fit in the address "
@@ -169,6 +169,12 @@ fatomic_result fatomic_target_load_profile(const char *Json, size_t JsonSize,
   if (!OutTarget || (!Json && JsonSize != 0)) {
     report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
            "fatomic_target_load_profile: a required pointer is NULL");
+    return FATOMIC_ERROR_INVALID_ARGUMENT;
+  }
+  if (!addressable(Json, JsonSize, 1)) {
+    report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
+           "fatomic_target_load_profile: json_size " + std::to_string(JsonSize) +
+               " is too large: that many bytes do not fit in the address space");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
   fatomic_target *Target = nullptr;

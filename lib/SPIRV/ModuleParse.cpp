@@ -272,6 +272,18 @@ bool Module::parse(const uint32_t *Words, size_t NumWords, std::string &Error,
     Error = Buf;
     return false;
   }
+  // Versions 1.0 up to the headers' own (spv::Version); spvBinaryParse
+  // reports any other as an internal error of its own.
+  const uint32_t Version = Words[1];
+  if ((Version & 0xFF0000FF) != 0 || (Version >> 16) != 1 || Version > spv::Version) {
+    char Buf[160];
+    std::snprintf(Buf, sizeof Buf,
+                  "unsupported SPIR-V version word 0x%08x: fatomic reads "
+                  "SPIR-V 1.0 to %u.%u",
+                  Version, spv::Version >> 16, (spv::Version >> 8) & 0xFF);
+    Error = Buf;
+    return false;
+  }
   Arena.reserveChunks(NumWords);
   Insts.reserve(NumWords / 4);
   ParseState S(*this, MaxBound);

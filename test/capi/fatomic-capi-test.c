@@ -301,6 +301,20 @@ int main(int argc, char **argv) {
   CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && profile == NULL &&
             log.errors == 1,
         "NULL json with a size: invalid argument, *out_target set to NULL");
+  /* A failed ftell's (size_t)-1 as the size: refused before a byte of it
+   * is read (the reader used to search it for a NUL, past the buffer). */
+  reset(&log);
+  profile = (fatomic_target *)&log;
+  r = fatomic_target_load_profile("{}", (size_t)-1, &profile, on_message, &log);
+  CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && profile == NULL &&
+            log.errors == 1 && strstr(log.last, "json_size") != NULL &&
+            strstr(log.last, "too large") != NULL,
+        "json_size (size_t)-1: invalid argument, *out_target set to NULL");
+  reset(&log);
+  r = fatomic_target_load_profile("{}", (size_t)PTRDIFF_MAX + 1, &profile,
+                                  on_message, &log);
+  CHECK(r == FATOMIC_ERROR_INVALID_ARGUMENT && profile == NULL,
+        "json_size past PTRDIFF_MAX: invalid argument");
 
   /* Bad option strings. */
   reset(&log);

@@ -213,6 +213,36 @@ TEST(Target, MalformedProfiles) {
   EXPECT_NE(Err.find("cannot open"), std::string::npos) << Err;
 }
 
+// A profile's names reach the message escaped (a terminal escape, a NUL
+// that would cut a C string short), and an alternative nested deep is
+// named by its type, not printed (printing it recursed until the stack ran
+// out at some 80,000 levels).
+TEST(Target, ProfileMessagesShowNamesSafely) {
+  std::string Err;
+  EXPECT_FALSE(loadProfile(std::string(R"({"capabilities": {"a": {"features": {}}},
+      "profiles": {"p": {"capabilities": ["\u001b[31mRED\u0000x"]}}})"),
+                           Err));
+  EXPECT_NE(Err.find("names capability '\\x1b[31mRED\\x00x'"), std::string::npos) << Err;
+  EXPECT_EQ(Err.find('\x1b'), std::string::npos) << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"a": {"features": {}}},
+      "profiles": {"p": {"capabilities": [["fast", "slow"]]}}})",
+                           Err));
+  EXPECT_NE(Err.find(R"(lists alternatives (["fast","slow"]))"), std::string::npos) << Err;
+  const size_t Depth = 200000;
+  const std::string Deep = R"({"capabilities": {"a": {"features": {}}},
+      "profiles": {"p": {"capabilities": [)" +
+                           std::string(Depth, '[') + std::string(Depth, ']') + "]}}}";
+  EXPECT_FALSE(loadProfile(Deep, Err));
+  EXPECT_NE(Err.find("lists alternatives (an array holding an array)"), std::string::npos)
+      << Err.substr(0, 200);
+  EXPECT_LT(Err.size(), 400u);
+}
+
+TEST(Target, FeatureNameOutOfRange) {
+  EXPECT_STREQ(featureName(Feature::ShaderBufferInt64Atomics), "shaderBufferInt64Atomics");
+  EXPECT_STREQ(featureName(Feature::Count), "?");
+}
+
 // The subgroup operations that aggregate=auto needs, from both profiles
 // (the Vulkan 1.1 and the VkPhysicalDeviceSubgroupProperties spelling).
 TEST(Target, SubgroupSupportFromProfiles) {

@@ -133,6 +133,19 @@ TEST(PassBadInput, WrongMagic) {
   expectRejected(W, FailureKind::InvalidModule, "bad magic 0xdeadbeef");
 }
 
+// A version word spvBinaryParse does not know: it reported "Internal
+// error: unhandled header parse failure", which reads as a bug of its own.
+TEST(PassBadInput, UnknownVersion) {
+  std::vector<uint32_t> W = assemble(BufferModule);
+  W[1] = 0x00010700;
+  expectRejected(W, FailureKind::InvalidModule,
+                 "unsupported SPIR-V version word 0x00010700: fatomic reads SPIR-V 1.0 to 1.6");
+  W[1] = 0x00020000;
+  expectRejected(W, FailureKind::InvalidModule, "unsupported SPIR-V version word 0x00020000");
+  W[1] = 0x00010301;
+  expectRejected(W, FailureKind::InvalidModule, "unsupported SPIR-V version word 0x00010301");
+}
+
 TEST(PassBadInput, IdBoundZeroAndTooBig) {
   std::vector<uint32_t> W = assemble(BufferModule);
   W[3] = 0;
