@@ -55,6 +55,17 @@ SHAPES = [("all", True, "min", "xchg"), ("all", False, "min", "cas"),
           ("div", True, "max", "min"), ("div", False, "min", "xchg"),
           ("all", True, "min", "cas"), ("div", False, "max", "min")]
 
+# Racers that write what the aggregated atomic must keep: below every
+# operand of a min, above every operand of a max.  With unused results the
+# racers above write what the lanes overwrite anyway (a NaN, or 200 against
+# min 5), so a lost racer write looks like a serial order there; these show
+# it in the final memory.  (lanes, lowered kind, racer kind, racer values).
+NEG2 = 0xC0000000
+BELOW = {"number": NEG1, "propagate": NEG1, "fast": NEG2}
+ABOVE = {"number": F20000, "propagate": F20000, "fast": F20000}
+KEPT_SHAPES = [("all", "min", "xchg", BELOW), ("div", "min", "cas", BELOW),
+               ("all", "max", "xchg", ABOVE)]
+
 
 def cases():
     out = {}
@@ -64,6 +75,11 @@ def cases():
             name = f"agg-{pol}-{lanes}-{'used' if used else 'unused'}-{kind}-vs-{rkind}"
             out[name] = dict(policy=pol, lanes=lanes, used=used, kind=kind, racer=rkind,
                              rv=rv, init=F100, table=TABLES[pol])
+        for lanes, kind, rkind, values in KEPT_SHAPES:
+            where = "below" if values is BELOW else "above"
+            name = f"agg-{pol}-{lanes}-unused-{kind}-vs-{rkind}-{where}"
+            out[name] = dict(policy=pol, lanes=lanes, used=False, kind=kind, racer=rkind,
+                             rv=values[pol], init=F100, table=TABLES[pol])
     return out
 
 

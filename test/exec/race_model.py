@@ -33,10 +33,6 @@ def key(b, width=32):
     return b ^ ((1 << width) - 1) if b & _top(width) else b | _top(width)
 
 
-def pos_qnan(width=32):
-    return POS_QNAN if width == 32 else 0x7FF8000000000000
-
-
 def widen(b):
     """The binary64 bits of the binary32 value with bits `b` (a NaN keeps
     its sign and stays quiet)."""
@@ -44,34 +40,43 @@ def widen(b):
     return struct.unpack("<Q", struct.pack("<d", f))[0]
 
 
+def sticky(kind, width=32):
+    """The sticky NaN of `kind` under propagate: all bits set for min, all
+    but the sign for max (docs/semantics.md)."""
+    ones = (1 << width) - 1
+    return ones if kind == "min" else ones >> 1
+
+
 def minmax(kind, policy, mem, v, width=32):
     """Memory after a float atomic min/max under `policy` ('number',
-    'propagate' or 'fast'); under propagate any NaN result is the positive
-    quiet NaN (the checks compare NaN-ness only, the pattern is the
-    lowering's choice).  Bit patterns of `width` bits."""
+    'propagate' or 'fast'), bit for bit as lib/Core/Reference.cpp says:
+    under propagate a NaN in memory stays as it is and a NaN operand is
+    stored as the sticky pattern of `kind`.  Bit patterns of `width`
+    bits."""
     if policy == "number":
         if is_nan(v, width):
             return mem
         if is_nan(mem, width):
             return v
     elif policy == "propagate":
-        if is_nan(mem, width) or is_nan(v, width):
-            return pos_qnan(width)
+        if is_nan(mem, width):
+            return mem
+        if is_nan(v, width):
+            return sticky(kind, width)
     lt = key(v, width) < key(mem, width)
     return v if (lt if kind == "min" else not lt and v != mem) else mem
 
 
 def same(policy, a, b, width=32):
-    """Whether two memory values agree (any two NaNs under propagate)."""
-    if policy == "propagate" and is_nan(a, width) and is_nan(b, width):
-        return True
+    """Whether two memory values agree: bit for bit under every policy (a
+    NaN in memory is never rewritten, and a NaN operand stores a fixed
+    pattern)."""
     return a == b
 
 
 def canon(policy, m, width=32):
-    """`m` with any NaN written as the positive quiet NaN under
-    propagate."""
-    return pos_qnan(width) if policy == "propagate" and is_nan(m, width) else m
+    """`m` as the model keeps it: as it is (the bits are exact)."""
+    return m
 
 
 def in_program_order(seqs, init, final, step, same=lambda a, b: a == b):

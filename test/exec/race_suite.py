@@ -10,9 +10,12 @@ Standard library only; run with /usr/bin/python3.
 Each case is a GLSL compute shader in which, for every address of a float
 buffer, one invocation runs a lowered float atomic (fatomic-opt, default
 options unless the case names some) and an invocation of the neighbouring
-workgroup runs a racing writer: an atomicExchange of a NaN, an
-atomicCompSwap on the shader's own integer view of the buffer (a second block
-at the same binding), or the other kind of float atomic (min against max).
+workgroup runs a racing writer: an atomicExchange, an atomicCompSwap on the
+shader's own integer view of the buffer (a second block at the same
+binding), an atomicStore, or the other kind of float atomic (min against
+max).  Some racers write a NaN the lowering must handle; others a value the
+lowered atomic must keep, so that a write it loses shows in the final
+memory.
 Neighbouring workgroups run at the same time on lavapipe's threads.
 
 The check is linearizability: for every address, the final memory together
@@ -79,6 +82,26 @@ CASES = {
     # The other policy: nan=fast (one integer atomic) against an exchange.
     "fast-exchange-vs-min": dict(
         lowered=("min", F5), racer=("xchg", F200), init=F100, policy="fast"),
+    # The racers above write what the lowered atomic overwrites anyway (a NaN
+    # under number, 200 against min 5), so a lost racer write looks like the
+    # serial order "racer first" there.  These racers write what the lowered
+    # atomic must keep (below min's operand, above max's): an integer atomic
+    # that is not atomic, or a store in its place, loses that write, and the
+    # final memory shows it.
+    "number-unused-min-vs-exchange-below": dict(
+        lowered=("min", F5), racer=("xchg", F1), init=F100, policy="number"),
+    "number-unused-max-vs-exchange-above": dict(
+        lowered=("max", F5), racer=("xchg", F200), init=F1, policy="number"),
+    "number-unused-min-vs-cas-below": dict(
+        lowered=("min", F5), racer=("cas", F1), init=F100, policy="number"),
+    "number-unused-min-vs-store-below": dict(
+        lowered=("min", F5), racer=("store", F1), init=F100, policy="number"),
+    "propagate-min-vs-exchange-below": dict(
+        lowered=("min", F5), racer=("xchg", F1), init=F100, policy="propagate"),
+    "propagate-max-vs-store-above": dict(
+        lowered=("max", F5), racer=("store", F200), init=F1, policy="propagate"),
+    "fast-min-vs-cas-below": dict(
+        lowered=("min", F5), racer=("cas", F1), init=F100, policy="fast"),
 }
 
 
@@ -97,6 +120,8 @@ def shader(case):
     ]
     if rkind == "cas":
         lines.append("layout(std430, set = 0, binding = 1) buffer DstU { uint u[]; } dstu;")
+    if rkind == "store":
+        lines.insert(1, "#extension GL_KHR_memory_scope_semantics : require")
     lines += [
         "void main() {",
         "  // Workgroup p runs the lowered atomic on its share of the addresses,",
@@ -120,6 +145,8 @@ def shader(case):
         lines.append("    ret.r[a] = floatBitsToUint(atomicExchange(dst.x[a], params.rv));")
     elif rkind == "cas":
         lines.append(f"    ret.r[a] = atomicCompSwap(dstu.u[a], {case['init']}u, floatBitsToUint(params.rv));")
+    elif rkind == "store":
+        lines.append("    atomicStore(dst.x[a], params.rv, gl_ScopeDevice, 0, 0);")
     else:
         lines.append(f"    atomic{rkind.capitalize()}(dst.x[a], params.rv);")
     lines += ["  }", "  }", "}"]
@@ -137,6 +164,8 @@ def serial(case):
             return rv, mem
         if rkind == "cas":
             return (rv if mem == m0 else mem), mem
+        if rkind == "store":
+            return rv, None
         return minmax(rkind, pol, mem, rv), None
 
     outs = []
@@ -308,7 +337,7 @@ def run_case(name, case, args, tools, work):
             if not ok:
                 bad_total += 1
                 if example is None:
-                    example = (rnd, a, final[a], None if rkind == "max" else ret[a])
+                    example = (rnd, a, final[a], None if rkind in ("max", "store") else ret[a])
     print(f"  {name}: {args.rounds} round(s) x {n} addresses, "
           f"{bad_total} not linearizable", flush=True)
     if bad_total:
