@@ -715,7 +715,7 @@ def run_case(env, c):
     if not native:
         cmd.insert(1, "--no-float-atomics")
     if c.repeat > 1:
-        cmd[1:1] = ["--repeat", str(c.repeat), "--check-identical"]
+        cmd[1:1] = ["--repeat", str(c.repeat), "--check-identical", "--outputs-each-run"]
     rc, so, se = run(cmd)
     env.logonly(f"[{c.name}] $ {' '.join(cmd)}\n{so}{se}".rstrip())
     if native:
@@ -735,6 +735,13 @@ def run_case(env, c):
         m = re.search(r"differed from run 1 in (\d+) of (\d+) runs", so)
         if m:
             note += f"; returned values (interleaving-dependent) differed in {m.group(1)} of {m.group(2)}"
+        if c.used and ran is None:
+            # The returned values of every run, not the last run's alone:
+            # each run's interleaving is its own.
+            for k in range(1, c.repeat):
+                check_final(env, c, d, parts, "native" if native else c.policy,
+                            ret_suffix=f".run{k}", keep=True)
+            note += f"; every run's returned values linearizable"
     if ran is not None:
         keep_ran(d, ran, c.w, c.used)
         note = (f"{note}; " if note else "") + f"{len(ran)} of {len(ops)} operations ran"
@@ -784,21 +791,25 @@ def keep_ran(d, ran, w, used):
         f.write(b"".join(ret[j * B:(j + 1) * B] for j in ran))
 
 
-def check_final(env, c, d, parts, policy, note="", prefix=""):
+def check_final(env, c, d, parts, policy, note="", prefix="", ret_suffix="", keep=False):
     """fatomic-exec-oracle on the case's files; prefix "ran." gives it only
-    the operations that ran (the shapes with inactive invocations)."""
+    the operations that ran (the shapes with inactive invocations);
+    ret_suffix ".runK" the returned values of run K of a repeated case
+    (whose final memory is every run's).  The case's directory is removed
+    after a pass unless `keep` or --keep."""
     ocmd = [env.oracle, "--op", c.op, "--width", str(c.w),
             "--policy", policy,
             "--naddr", str(c.naddr), "--parts", str(parts),
             "--init", os.path.join(d, "init.bin"), "--vals", os.path.join(d, prefix + "vals.bin"),
             "--addr", os.path.join(d, prefix + "addr.bin"), "--final", os.path.join(d, "final.bin")]
     if c.used:
-        ocmd += ["--returned", os.path.join(d, prefix + "ret.bin")]
+        ocmd += ["--returned", os.path.join(d, prefix + "ret.bin" + ret_suffix)]
     rc, so, se = run(ocmd)
     env.logonly(f"[{c.name}] {so}{se}".rstrip())
     if rc != 0:
-        raise CaseFailure(f"oracle (exit {rc}); case files in {d}\n{so}{se}")
-    if not env.keep:
+        what = f" (returned values of run {ret_suffix[4:]})" if ret_suffix else ""
+        raise CaseFailure(f"oracle (exit {rc}){what}; case files in {d}\n{so}{se}")
+    if not env.keep and not keep:
         shutil.rmtree(d, ignore_errors=True)
     m = re.search(r"spec leaves no choice: (\d+)", so)
     if m:

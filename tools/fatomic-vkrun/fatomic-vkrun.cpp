@@ -586,6 +586,7 @@ struct Options {
   bool NoFloatAtomics = false;
   bool Force = false;
   bool CheckIdentical = false;
+  bool OutputsEachRun = false;
   bool ShaderObject = false;
   bool RayTracing = false;
   bool Quiet = false;
@@ -1393,11 +1394,14 @@ private:
   unsigned OtherDiffer = 0; ///< runs whose uncompared outputs differ from run 1
 };
 
-/// Writes the last run's outputs; relative paths resolve against --out-dir
-/// or the job file's directory.
+/// Writes the outputs of the run just made, each at its path with
+/// \p Suffix appended (--outputs-each-run: ".run1", ...; the last run's
+/// without one); relative paths resolve against --out-dir or the job
+/// file's directory.
 /// Every output's directory is checked before the first is written, so that
 /// a job with an output in a missing directory writes none.
-void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem) {
+void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem,
+                  const std::string &Suffix = "") {
   const fs::path OutBase = O.OutDir ? *O.OutDir : O.JobPath.parent_path();
   std::vector<std::pair<fs::path, const Slot *>> Outputs;
   for (const Slot &S : Mem.Slots) {
@@ -1407,6 +1411,7 @@ void writeOutputs(const Options &O, const Job &Jb, const JobMemory &Mem) {
     fs::path P = El.Output;
     if (P.is_relative())
       P = OutBase / P;
+    P += Suffix;
     std::error_code EC;
     const fs::path Dir = P.parent_path().empty() ? fs::path(".") : P.parent_path();
     if (!fs::is_directory(Dir, EC))
@@ -1466,6 +1471,8 @@ int runJob(Context &C, const Options &O) {
     }
     if (O.CheckIdentical)
       Check.compare(Run, Jb, Mem);
+    if (O.OutputsEachRun && Run < O.Repeat)
+      writeOutputs(O, Jb, Mem, ".run" + std::to_string(Run));
   }
   writeOutputs(O, Jb, Mem);
   printTimes(GpuMs);
@@ -1510,6 +1517,9 @@ const char *Usage =
     "  --check-identical    with --repeat: exit 4 unless every run's outputs are\n"
     "                       bit-identical to the first run's (outputs marked\n"
     "                       \"check_identical\": false are left out)\n"
+    "  --outputs-each-run   with --repeat: also write each run's outputs but the\n"
+    "                       last's, at their paths with .run1, .run2, ... appended\n"
+    "                       (the last run's at the paths themselves)\n"
     "  --timeout S          give up (exit 2) when one run takes longer than S\n"
     "                       seconds (default 600)\n"
     "  -q, --quiet          do not print the device line\n"
@@ -1570,6 +1580,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.ShaderObject = true;
     } else if (A == "--ray-tracing") {
       O.RayTracing = true;
+    } else if (A == "--outputs-each-run") {
+      O.OutputsEachRun = true;
     } else if (A == "-q" || A == "--quiet") {
       O.Quiet = true;
     } else if (A == "--device") {
@@ -1609,6 +1621,8 @@ Options parseArgs(int Argc, char **Argv) {
     fail(ExitUsage, "--shader-object and --ray-tracing exclude each other");
   if (O.CheckIdentical && O.Repeat < 2)
     fail(ExitUsage, "--check-identical needs --repeat N with N >= 2");
+  if (O.OutputsEachRun && O.Repeat < 2)
+    fail(ExitUsage, "--outputs-each-run needs --repeat N with N >= 2");
   return O;
 }
 
