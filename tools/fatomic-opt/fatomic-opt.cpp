@@ -391,7 +391,15 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     Inliner->RegisterPassesFromFlags(fatomic::retryInlineFlags());
     if (!runOptimizer(*Inliner, Words, /*Last=*/false))
       return false;
-    Pass.SetMessageConsumer(Diag.consumer());
+    // The pass's advice to inline first is what was just done.
+    Pass.SetMessageConsumer([Consumer = Diag.consumer()](
+                                spv_message_level_t Level, const char *Source,
+                                const spv_position_t &Position, const char *Text) {
+      std::string T = Text;
+      if (const size_t At = T.find("; inline the entry points first ("); At != std::string::npos)
+        T = T.substr(0, At) + ", even with the entry points inlined";
+      Consumer(Level, Source, Position, T.c_str());
+    });
     const std::vector<uint32_t> Inlined = Words;
     Status = processTimed(Pass, Words, Used);
     if (Status == fatomic::PassStatus::Failure &&
