@@ -383,6 +383,18 @@ struct Probe {
     return true;
   }
 
+  /// The module at \p Path in \p Words, and a create info of it in \p CI.
+  static bool readModule(const char *Path, std::vector<uint32_t> &Words,
+                         VkShaderModuleCreateInfo &CI) {
+    size_t Size;
+    if (!read(Path, Words, Size))
+      return false;
+    CI = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    CI.codeSize = Size;
+    CI.pCode = Words.data();
+    return true;
+  }
+
   /// Storage buffers at bindings 0-7 of set 0 for \p Stages.
   struct Layouts {
     VkDevice Device;
@@ -409,13 +421,10 @@ struct Probe {
 
   bool createPipeline(const char *Path) {
     std::vector<uint32_t> Words;
-    size_t Size;
-    if (!read(Path, Words, Size))
+    VkShaderModuleCreateInfo M;
+    if (!readModule(Path, Words, M))
       return false;
     const Layouts L(Device, VK_SHADER_STAGE_COMPUTE_BIT);
-    VkShaderModuleCreateInfo M{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    M.codeSize = Size;
-    M.pCode = Words.data();
     ReadOnlyArena A;
     const void *Chain = ReadOnly ? A.put(M) : &M;
     VkDebugUtilsObjectNameInfoEXT Name{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
@@ -705,12 +714,9 @@ struct Probe {
     bool Equal = true;
     for (const char *Path : Paths) {
       std::vector<uint32_t> Words;
-      size_t Size;
-      if (!read(Path, Words, Size))
+      VkShaderModuleCreateInfo CI;
+      if (!readModule(Path, Words, CI))
         return false;
-      VkShaderModuleCreateInfo CI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      CI.codeSize = Size;
-      CI.pCode = Words.data();
       VkShaderModuleIdentifierEXT A{VK_STRUCTURE_TYPE_SHADER_MODULE_IDENTIFIER_EXT};
       VkShaderModuleIdentifierEXT B{VK_STRUCTURE_TYPE_SHADER_MODULE_IDENTIFIER_EXT};
       OfInfo(Device, &CI, &A);
@@ -730,12 +736,9 @@ struct Probe {
 
   bool createModule(const char *Path) {
     std::vector<uint32_t> Words;
-    size_t Size;
-    if (!read(Path, Words, Size))
+    VkShaderModuleCreateInfo CI;
+    if (!readModule(Path, Words, CI))
       return false;
-    VkShaderModuleCreateInfo CI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    CI.codeSize = Size;
-    CI.pCode = Words.data();
     VkShaderModule M = VK_NULL_HANDLE;
     VkResult R = vkCreateShaderModule(Device, &CI, nullptr, &M);
     std::printf("%s: %s%s\n", Path, resultName(R),
