@@ -49,6 +49,17 @@ inline const std::vector<std::string> &retryInlineFlags() {
   return Flags;
 }
 
+/// A message of the pass's second attempt, after the retry: every
+/// UntraceablePointer error ends with the advice to inline the entry
+/// points first, which the retry has just done, so the advice gives way to
+/// ", even with the entry points inlined".  Other messages stay as they
+/// are.
+inline std::string afterInlineRetry(const std::string &Message) {
+  const size_t At = Message.find("; inline the entry points first (");
+  return At == std::string::npos ? Message
+                                 : Message.substr(0, At) + ", even with the entry points inlined";
+}
+
 /// The validator's relaxations a module was accepted under (spirv-opt's
 /// --relax-struct-store, --before-hlsl-legalization), which retryCanTake
 /// grants as well.

@@ -269,21 +269,27 @@ bool readCapability(const std::string &CapName, const json &Cap, TargetModel &Mo
   return true;
 }
 
-/// An entry of a profile's capability list that is not a name, as the
-/// message shows it: a list of names as JSON (["fast","slow"]), anything
-/// else by its type alone, so that a deeply nested value costs nothing.
-std::string alternatives(const json &Entry) {
-  auto Kind = [](const json &V) {
-    const std::string T = V.type_name();
-    return (std::strchr("aeiou", T[0]) ? "an " : "a ") + T;
-  };
-  if (!Entry.is_array())
-    return Kind(Entry);
+/// "a number", "an array": a JSON value by its type alone, so that a
+/// deeply nested one costs nothing to name.
+std::string kindOf(const json &V) {
+  const std::string T = V.type_name();
+  return (std::strchr("aeiou", T[0]) ? "an " : "a ") + T;
+}
+
+/// A list of alternative capability names as the message shows it
+/// (["fast","slow"]; after eight names, "..."), or by its type where it
+/// holds something else.
+std::string alternatives(const json &List) {
   std::string Out = "[";
-  for (const json &E : Entry) {
+  size_t Shown = 0;
+  for (const json &E : List) {
     if (!E.is_string())
-      return "an array holding " + Kind(E);
-    Out += (Out.size() > 1 ? ",\"" : "\"") + shown(E.get<std::string>()) + "\"";
+      return "an array holding " + kindOf(E);
+    if (Shown++ == 8) {
+      Out += ",...";
+      break;
+    }
+    Out += (Shown > 1 ? ",\"" : "\"") + shown(E.get<std::string>()) + "\"";
   }
   return Out + "]";
 }
@@ -318,9 +324,13 @@ bool deviceBlocks(const json &Doc, const json &Caps, std::vector<std::string> &N
     return false;
   }
   for (const json &Name : *List) {
-    if (!Name.is_string()) {
+    if (Name.is_array()) {
       Error = Where + ".capabilities lists alternatives (" + alternatives(Name) +
               "): fatomic needs the features of one device, which a profile of alternatives does not give";
+      return false;
+    }
+    if (!Name.is_string()) {
+      Error = Where + ".capabilities holds " + kindOf(Name) + ", not a capability name";
       return false;
     }
     if (!Caps.contains(Name.get<std::string>())) {

@@ -24,6 +24,7 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -111,6 +112,10 @@ Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
                          Refusal += Refusal.empty() ? M : std::string("; ") + M;
                        })) {
       Messages.clear();
+      Pass.SetMessageConsumer([&](spv_message_level_t, const char *,
+                                  const spv_position_t &, const char *M) {
+        Messages += (Messages.empty() ? "" : "; ") + afterInlineRetry(M);
+      });
       S = Pass.Process(Words);
     } else if (!Refusal.empty()) {
       Messages += "; not inlined to lower again: " + Refusal;
@@ -237,6 +242,24 @@ struct StageRewriter {
   }
 };
 
+/// VkPipelineCreateFlags2CreateInfoKHR (maintenance5), which the 1.3.239
+/// headers lack: where a create info chains it, its 64-bit flags are used
+/// instead of the create info's own (the bits this file reads, DERIVATIVE
+/// and EARLY_RETURN_ON_FAILURE, have the same values in both).
+struct PipelineCreateFlags2 {
+  VkStructureType sType;
+  const void *pNext;
+  uint64_t flags;
+};
+constexpr auto PipelineCreateFlags2Type = VkStructureType(1000470005);
+
+/// The creation flags of \p I, as the driver reads them.
+template <typename Info> uint64_t creationFlags(const Info &I) {
+  if (const VkBaseOutStructure *Node = findInChain(&I, PipelineCreateFlags2Type).second)
+    return reinterpret_cast<const PipelineCreateFlags2 *>(Node)->flags;
+  return I.flags;
+}
+
 /// The pipelines of a batch that are handed to the driver once some could
 /// not be lowered: Vulkan creates the others ("only return VK_NULL_HANDLE
 /// values for those that actually failed").  A pipeline is left out when
@@ -255,7 +278,7 @@ template <typename Info> struct BatchSubset {
       if (Refused[K])
         continue;
       Info I = Copies[K];
-      if ((I.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) &&
+      if ((creationFlags(I) & VK_PIPELINE_CREATE_DERIVATIVE_BIT) &&
           I.basePipelineHandle == VK_NULL_HANDLE && I.basePipelineIndex >= 0 &&
           uint32_t(I.basePipelineIndex) < K) {
         const int32_t Base = Position[I.basePipelineIndex];
@@ -301,7 +324,7 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
     if (!Failed)
       continue;
     RefusedAt[K] = AnyRefused = true;
-    if (Copies[K].flags & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+    if (creationFlags(Copies[K]) & VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
       End = K + 1;
   }
   if (!AnyRefused)
@@ -406,6 +429,33 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesNV(
       rewriteStages<VkRayTracingPipelineCreateInfoNV>);
 }
 
+namespace {
+/// VK_SHADER_CREATE_LINK_STAGE_BIT_EXT (ShaderObjectApi.h declares no flag
+/// bits for older headers).
+constexpr VkShaderCreateFlagsEXT ShaderLinkStageBit = 0x1;
+
+/// vkCreateShadersEXT where shader \p Failed cannot be lowered: every
+/// handle comes back null or valid, and the first null one is the shader
+/// the error is about (Vulkan's words), so the shaders before it are
+/// created (\p Copies, already lowered) and the others are null.  Linked
+/// shaders (LINK_STAGE) are made together or not at all: with any in the
+/// call, none is created.
+VkResult createShadersBefore(DeviceData &D, VkDevice Device, uint32_t Failed,
+                             const std::vector<VkShaderCreateInfoEXT> &Copies,
+                             const VkAllocationCallbacks *Alloc, VkShaderEXT *Shaders,
+                             uint32_t Count) {
+  for (uint32_t J = 0; J < Count; ++J)
+    Shaders[J] = VK_NULL_HANDLE;
+  const bool Linked = std::any_of(Copies.begin(), Copies.end(), [](const auto &I) {
+    return (I.flags & ShaderLinkStageBit) != 0;
+  });
+  if (Failed == 0 || Linked)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  const VkResult Res = D.CreateShadersEXT(Device, Failed, Copies.data(), Alloc, Shaders);
+  return Res < 0 ? Res : VK_ERROR_INITIALIZATION_FAILED;
+}
+} // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
     VkDevice Device, uint32_t Count, const VkShaderCreateInfoEXT *Infos,
     const VkAllocationCallbacks *Alloc, VkShaderEXT *Shaders) {
@@ -419,11 +469,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
       continue;
     Outcome O = lowerModule(*D, Copies[K].pCode, Copies[K].codeSize,
                             "vkCreateShadersEXT", Code[K]);
-    if (O == Outcome::Failed) {
-      for (uint32_t J = 0; J < Count; ++J)
-        Shaders[J] = VK_NULL_HANDLE;
-      return VK_ERROR_INITIALIZATION_FAILED;
-    }
+    if (O == Outcome::Failed)
+      return createShadersBefore(*D, Device, K, Copies, Alloc, Shaders, Count);
     if (O == Outcome::Lowered) {
       Copies[K].pCode = Code[K].data();
       Copies[K].codeSize = Code[K].size() * 4;

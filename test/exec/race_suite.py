@@ -82,9 +82,10 @@ CASES = {
     # The other policy: nan=fast (one integer atomic) against an exchange.
     "fast-exchange-vs-min": dict(
         lowered=("min", F5), racer=("xchg", F200), init=F100, policy="fast"),
-    # The racers above write what the lowered atomic overwrites anyway (a NaN
-    # under number, 200 against min 5), so a lost racer write looks like the
-    # serial order "racer first" there.  These racers write what the lowered
+    # The racers above, but for propagate-exchange-vs-min's NaN (which stays
+    # under propagate), write what the lowered atomic overwrites anyway (a
+    # NaN under number, 200 against min 5, 20000 against a NaN min), so a
+    # lost racer write looks like the serial order "racer first" there.  These racers write what the lowered
     # atomic must keep (below min's operand, above max's): an integer atomic
     # that is not atomic, or a store in its place, loses that write, and the
     # final memory shows it.

@@ -70,6 +70,17 @@
 #include <vector>
 
 namespace {
+/// VkPipelineCreateFlags2CreateInfoKHR (maintenance5), which the 1.3.239
+/// headers lack.
+struct PipelineCreateFlags2 {
+  VkStructureType sType;
+  const void *pNext;
+  uint64_t flags;
+};
+constexpr auto PipelineCreateFlags2Type = VkStructureType(1000470005);
+} // namespace
+
+namespace {
 /// The driver's allocations during instance and device set-up are exempt
 /// from LeakSanitizer, as in the project's other Vulkan tools.
 using fatomic::vk::DriverAllocations;
@@ -158,6 +169,7 @@ struct Probe {
   unsigned Threads = 0;       ///< --threads
   bool Unknown = false;       ///< --unknown-struct
   uint32_t BatchFlags = 0;    ///< --early-return: the batch's pipelines' flags
+  bool Flags2Struct = false;  ///< --flags2: the batch's flags in a chained struct
   bool WantShaderObject = false; ///< --shader-object
   VkPhysicalDeviceShaderObjectFeaturesEXT ShaderObject{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
@@ -465,14 +477,12 @@ struct Probe {
       return true;
     const Layouts L(Device, VK_SHADER_STAGE_COMPUTE_BIT);
     std::vector<std::vector<uint32_t>> Words(N);
-    std::vector<VkShaderModuleCreateInfo> Modules(N, {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO});
+    std::vector<VkShaderModuleCreateInfo> Modules(N);
     std::vector<VkComputePipelineCreateInfo> Infos(N, {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO});
+    std::vector<PipelineCreateFlags2> Flags2(N);
     for (size_t K = 0; K < N; ++K) {
-      size_t Size;
-      if (!read(Paths[K], Words[K], Size))
+      if (!readModule(Paths[K], Words[K], Modules[K]))
         return false;
-      Modules[K].codeSize = Size;
-      Modules[K].pCode = Words[K].data();
       Infos[K].stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &Modules[K], 0,
                         VK_SHADER_STAGE_COMPUTE_BIT, VK_NULL_HANDLE, "main", nullptr};
       Infos[K].layout = L.Layout;
@@ -481,6 +491,12 @@ struct Probe {
                        (K == size_t(Base) ? VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT : 0) |
                        (Derived ? VK_PIPELINE_CREATE_DERIVATIVE_BIT : 0);
       Infos[K].basePipelineIndex = Derived ? Base : -1;
+      if (Flags2Struct) {
+        // maintenance5: the chained flags are used instead of flags.
+        Flags2[K] = {PipelineCreateFlags2Type, nullptr, Infos[K].flags};
+        Infos[K].pNext = &Flags2[K];
+        Infos[K].flags = 0;
+      }
     }
     std::vector<VkPipeline> Pipelines(N);
     for (VkPipeline &P : Pipelines)
@@ -661,8 +677,8 @@ struct Probe {
     return Created;
   }
 
-  /// One vkCreateShadersEXT call for every module: all are created, or
-  /// none (each handle null).
+  /// One vkCreateShadersEXT call for every module; every handle comes back
+  /// null or valid, and those created are destroyed.
   bool createShaderObjects(const std::vector<const char *> &Paths) {
     auto Create = reinterpret_cast<PFN_vkCreateShadersEXT>(
         vkGetDeviceProcAddr(Device, "vkCreateShadersEXT"));
@@ -695,7 +711,7 @@ struct Probe {
     for (size_t K = 0; K < Paths.size(); ++K) {
       const bool Null = Shaders[K] == VK_NULL_HANDLE;
       std::printf("%s: shader object: %s\n", Paths[K], Null ? "null" : "created");
-      if (R == VK_SUCCESS && !Null)
+      if (!Null)
         Destroy(Device, Shaders[K], nullptr);
     }
     return R == VK_SUCCESS;
@@ -771,6 +787,8 @@ int main(int Argc, char **Argv) {
       Base = std::atoi(Argv[++K]);
     else if (!std::strcmp(Argv[K], "--early-return"))
       P.BatchFlags = VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT;
+    else if (!std::strcmp(Argv[K], "--flags2"))
+      P.Flags2Struct = true;
     else if (!std::strcmp(Argv[K], "--shader-object"))
       ShaderObjects = true;
     else if (!std::strcmp(Argv[K], "--ray-tracing"))
@@ -790,7 +808,7 @@ int main(int Argc, char **Argv) {
                  1) {
       std::fprintf(stderr, "usage: fatomic-layer-probe [--device N] [--api 1.0|1.1|1.2] "
                            "[--read-only] [--threads N] [--unknown-struct] "
-                           "[--pipeline | --pipeline-batch [--derive-from K] [--early-return] | "
+                           "[--pipeline | --pipeline-batch [--derive-from K] [--early-return] [--flags2] | "
                            "--identifier | --shader-object | --ray-tracing | --ray-tracing-nv] "
                            "[MODULE.spv...]\n");
       return 1;

@@ -236,6 +236,24 @@ TEST(Target, ProfileMessagesShowNamesSafely) {
   EXPECT_NE(Err.find("lists alternatives (an array holding an array)"), std::string::npos)
       << Err.substr(0, 200);
   EXPECT_LT(Err.size(), 400u);
+  // A long list of alternatives is cut short; an entry that is neither a
+  // name nor a list is no alternative.
+  std::string Many = "[";
+  for (int I = 0; I < 1000; ++I)
+    Many += (I ? ",\"c" : "\"c") + std::to_string(I) + "\"";
+  Many += "]";
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"a": {"features": {}}},
+      "profiles": {"p": {"capabilities": [)" + Many + "]}}}",
+                           Err));
+  EXPECT_NE(Err.find(R"(lists alternatives (["c0","c1","c2","c3","c4","c5","c6","c7",...]))"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(loadProfile(R"({"capabilities": {"a": {"features": {}}},
+      "profiles": {"p": {"capabilities": [7]}}})",
+                           Err));
+  EXPECT_NE(Err.find("profiles.p.capabilities holds a number, not a capability name"),
+            std::string::npos)
+      << Err;
 }
 
 TEST(Target, FeatureNameOutOfRange) {

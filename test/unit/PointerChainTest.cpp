@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringState.h"
+#include "fatomic/InlineRetry.h"
 #include "Module.h"
 #include "PointerChain.h"
 #include "SpirvTestSupport.h"
@@ -136,3 +137,13 @@ TEST_F(Walks, ASelectOfArrayIndicesBecomesOneChain) {
 }
 
 } // namespace
+
+// The advice that ends every UntraceablePointer error gives way after the
+// retry (fatomic-opt and the layer pass the second attempt's messages
+// through afterInlineRetry); a message without it stays.
+TEST(InlineRetry, AfterTheRetryTheAdviceGoes) {
+  const std::string Known = "the pointer of %9 comes from %8 = OpPhi, so its variable is not known";
+  EXPECT_EQ(fatomic::afterInlineRetry(Known + "; " + fatomic::spirv::InlineFirstAdvice),
+            Known + ", even with the entry points inlined");
+  EXPECT_EQ(fatomic::afterInlineRetry("id bound 0 is out of range"), "id bound 0 is out of range");
+}

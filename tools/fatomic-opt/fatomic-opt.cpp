@@ -395,10 +395,7 @@ bool Driver::runLowering(const fatomic::LoweringOptions &Options,
     Pass.SetMessageConsumer([Consumer = Diag.consumer()](
                                 spv_message_level_t Level, const char *Source,
                                 const spv_position_t &Position, const char *Text) {
-      std::string T = Text;
-      if (const size_t At = T.find("; inline the entry points first ("); At != std::string::npos)
-        T = T.substr(0, At) + ", even with the entry points inlined";
-      Consumer(Level, Source, Position, T.c_str());
+      Consumer(Level, Source, Position, fatomic::afterInlineRetry(Text).c_str());
     });
     const std::vector<uint32_t> Inlined = Words;
     Status = processTimed(Pass, Words, Used);
