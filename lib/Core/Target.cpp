@@ -281,15 +281,15 @@ std::string kindOf(const json &V) {
 /// holds something else.
 std::string alternatives(const json &List) {
   std::string Out = "[";
-  size_t Shown = 0;
+  size_t Listed = 0;
   for (const json &E : List) {
     if (!E.is_string())
       return "an array holding " + kindOf(E);
-    if (Shown++ == 8) {
+    if (Listed++ == 8) {
       Out += ",...";
       break;
     }
-    Out += (Shown > 1 ? ",\"" : "\"") + shown(E.get<std::string>()) + "\"";
+    Out += (Listed > 1 ? ",\"" : "\"") + shown(E.get<std::string>()) + "\"";
   }
   return Out + "]";
 }

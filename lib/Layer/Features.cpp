@@ -104,8 +104,8 @@ void querySubgroups(InstanceData &I, VkPhysicalDevice Phys, uint32_t ApiVersion,
   S.Arithmetic = Sub.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
   S.Ballot = Sub.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT;
 }
-} // namespace
 
+/// Whether the application enables shaderSubgroupExtendedTypes.
 bool enablesSubgroupExtendedTypes(const VkDeviceCreateInfo *Info) {
   if (auto [Prev, P] = findInChain(Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES); P)
     if (as<VkPhysicalDeviceVulkan12Features>(P)->shaderSubgroupExtendedTypes)
@@ -114,6 +114,7 @@ bool enablesSubgroupExtendedTypes(const VkDeviceCreateInfo *Info) {
       Info, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES);
   return P && as<VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures>(P)->shaderSubgroupExtendedTypes;
 }
+} // namespace
 
 void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
                        PhysicalInfo &Info) {

@@ -117,8 +117,6 @@ VkResult createDeviceBelow(InstanceData &I, VkPhysicalDevice Phys,
                            const VkDeviceCreateInfo *Info,
                            const VkAllocationCallbacks *Alloc, VkDevice *Device,
                            PFN_vkCreateDevice Next, bool &ExtendedTypes);
-/// Whether the application enables shaderSubgroupExtendedTypes.
-bool enablesSubgroupExtendedTypes(const VkDeviceCreateInfo *Info);
 /// Reads the real features of \p Phys into \p Info.
 void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
                        PhysicalInfo &Info);
