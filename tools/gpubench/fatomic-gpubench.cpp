@@ -13,6 +13,13 @@
 // run's time counts.  The data and the addresses are generated here, with
 // exactly the arithmetic of the shaders (tools/gpubench/variants.py).
 //
+// Where the result is used, the task also runs its module once more with
+// the specialization constant RECORD (constant_id 0) set, which makes every
+// operation store what it returned (binding 3, rets[i * iters + k]); the
+// returned values must be linearizable with the operands and that run's
+// final memory (MaxHistory.h).  That run is not timed; the timed runs use
+// the module as it is, where RECORD is false and the store is dead code.
+//
 // Results are appended to RESULTS.jsonl, one JSON object per line and
 // flushed at once, so that a caller can restart the plan after a crash or a
 // timeout:
@@ -20,7 +27,11 @@
 //   {"event":"start", "task":I}           task I begins
 //   {"event":"result", "task":I, "status":"ok"|"wrong"|"unsupported"|"error",
 //    "ms":[...], "warmup_ms":[...], "median_ms":M, "wrong_runs":R,
-//    "wrong_addrs":A, "settle_runs":S, "message":"...", "shader_stats":{...}}
+//    "wrong_addrs":A, "settle_runs":S, "message":"...", "shader_stats":{...},
+//    "returned_checked":N, "returned_wrong_addrs":W}
+//                                         returned_*: the used tasks'
+//                                         recording run: N operations checked,
+//                                         W addresses not linearizable
 //                                         shader_stats: the driver's statistics
 //                                         of the compiled pipeline (NVIDIA:
 //                                         "Register Count", ...), empty where
@@ -35,6 +46,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MaxHistory.h"
 #include "SpirvInfo.h"
 #include "VulkanContext.h"
 
@@ -491,9 +503,12 @@ private:
   void progress(size_t Index, const json &R);
   /// The task's module, checked; false with R's status and message set.
   bool loadTaskModule(const Task &T, const Variant &V, json &R, std::vector<uint32_t> &Words);
-  VkPipeline createPipeline(const std::vector<uint32_t> &Words, VkShaderModule &Module);
-  /// Records the task's command buffer.
-  void recordTask(const Task &T, const Variant &V, VkPipeline Pipeline);
+  /// The compute pipeline of \p Module; with \p Record, RECORD is true.
+  VkPipeline createPipeline(VkShaderModule Module, bool Record);
+  /// Records the task's command buffer; with \p Record, it also copies the
+  /// returned values out.
+  void recordTask(const Task &T, const Variant &V, VkPipeline Pipeline,
+                  bool Record = false);
   /// Settles, runs the warm-up and timed runs, checks each run's memory,
   /// and fills R's status and figures.
   void measure(const Task &T, const Variant &V, json &R);
@@ -501,12 +516,21 @@ private:
   /// reference; the first difference of the task goes to \p FirstWrong.
   uint64_t wrongAddresses(const Task &T, const Variant &V, uint32_t Run,
                           std::string &FirstWrong) const;
+  /// A used task's recording run with \p Module: its memory and every
+  /// returned value checked; R's status and message updated.
+  void checkReturned(const Task &T, const Variant &V, VkShaderModule Module,
+                     json &R);
+  /// The operations of the recording run just read back, for MaxHistory.
+  void collectHistory(const Task &T);
 
   Gpu &G;
   const Plan &P;
   Results &Out;
   uint32_t MaxAddrs = 1;
   Buffer Vals, Dst, Params, Upload, Readback;
+  /// The recording run's returned values, on the device and read back.
+  Buffer Rets, RetsReadback;
+  std::vector<gpubench::MaxOp> History;
   VkDescriptorSetLayout SetLayout = VK_NULL_HANDLE;
   VkPipelineLayout PipeLayout = VK_NULL_HANDLE;
   VkDescriptorPool Pool = VK_NULL_HANDLE;
@@ -557,9 +581,16 @@ void Bench::setup() {
   Upload.create(G, std::max(ValsBytes, DstBytes),
                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   Readback.create(G, DstBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  // Room for every operation's returned value where a task uses them.
+  const bool AnyUsed = std::any_of(P.Tasks.begin(), P.Tasks.end(),
+                                   [](const Task &T) { return T.Used; });
+  const VkDeviceSize RetsBytes =
+      AnyUsed ? VkDeviceSize{P.Invocations} * P.Iters * 8 : 8;
+  Rets.create(G, RetsBytes, Storage, false);
+  RetsReadback.create(G, RetsBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
 
-  VkDescriptorSetLayoutBinding B[3] = {};
-  for (uint32_t I = 0; I < 3; ++I) {
+  VkDescriptorSetLayoutBinding B[4] = {};
+  for (uint32_t I = 0; I < 4; ++I) {
     B[I].binding = I;
     B[I].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     B[I].descriptorCount = 1;
@@ -567,14 +598,14 @@ void Bench::setup() {
   }
   VkDescriptorSetLayoutCreateInfo SL{
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  SL.bindingCount = 3;
+  SL.bindingCount = 4;
   SL.pBindings = B;
   VK_CHECK(vkCreateDescriptorSetLayout(G.Device, &SL, nullptr, &SetLayout));
   VkPipelineLayoutCreateInfo PL{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   PL.setLayoutCount = 1;
   PL.pSetLayouts = &SetLayout;
   VK_CHECK(vkCreatePipelineLayout(G.Device, &PL, nullptr, &PipeLayout));
-  VkDescriptorPoolSize PS{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+  VkDescriptorPoolSize PS{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
   VkDescriptorPoolCreateInfo DP{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   DP.maxSets = 1;
   DP.poolSizeCount = 1;
@@ -675,12 +706,13 @@ void Bench::prepareCell(const Task &T) {
   CellAddrs = T.Addrs;
 
   const size_t Bytes = T.Width / 8;
-  VkDescriptorBufferInfo Infos[3] = {
+  VkDescriptorBufferInfo Infos[4] = {
       {Vals.Handle, 0, VkDeviceSize{P.NumVals} * Bytes},
       {Dst.Handle, 0, VkDeviceSize{T.Addrs} * Bytes},
-      {Params.Handle, 0, 16}};
-  VkWriteDescriptorSet W[3] = {};
-  for (uint32_t I = 0; I < 3; ++I) {
+      {Params.Handle, 0, 16},
+      {Rets.Handle, 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet W[4] = {};
+  for (uint32_t I = 0; I < 4; ++I) {
     W[I].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     W[I].dstSet = Set;
     W[I].dstBinding = I;
@@ -688,7 +720,7 @@ void Bench::prepareCell(const Task &T) {
     W[I].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     W[I].pBufferInfo = &Infos[I];
   }
-  vkUpdateDescriptorSets(G.Device, 3, W, 0, nullptr);
+  vkUpdateDescriptorSets(G.Device, 4, W, 0, nullptr);
 }
 
 bool Bench::loadTaskModule(const Task &T, const Variant &V, json &R,
@@ -717,16 +749,17 @@ bool Bench::loadTaskModule(const Task &T, const Variant &V, json &R,
   return true;
 }
 
-VkPipeline Bench::createPipeline(const std::vector<uint32_t> &Words, VkShaderModule &Module) {
-  VkShaderModuleCreateInfo SM{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  SM.codeSize = Words.size() * 4;
-  SM.pCode = Words.data();
-  VK_CHECK(vkCreateShaderModule(G.Device, &SM, nullptr, &Module));
+VkPipeline Bench::createPipeline(VkShaderModule Module, bool Record) {
   VkComputePipelineCreateInfo CI{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   CI.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   CI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   CI.stage.module = Module;
   CI.stage.pName = "main";
+  const VkBool32 RecordValue = VK_TRUE;
+  const VkSpecializationMapEntry RecordEntry{0, 0, sizeof RecordValue};
+  const VkSpecializationInfo Spec{1, &RecordEntry, sizeof RecordValue, &RecordValue};
+  if (Record)
+    CI.stage.pSpecializationInfo = &Spec;
   CI.layout = PipeLayout;
   if (G.HasStatistics)
     CI.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
@@ -737,7 +770,8 @@ VkPipeline Bench::createPipeline(const std::vector<uint32_t> &Words, VkShaderMod
 
 // The destination's initial image (-inf, or U(-inf) for encoded memory) is
 // copied in before the timed dispatch, and the memory out after it.
-void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline) {
+void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline,
+                       bool Record) {
   const size_t Bytes = T.Width / 8;
   uint64_t Init = negativeInfinity(T.Width);
   if (V.Encoded)
@@ -759,6 +793,10 @@ void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline) {
                                    P.Invocations / P.LocalSize, 1, 1);
   VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
+  if (Record) {
+    VkBufferCopy RetsCp{0, 0, VkDeviceSize{P.Invocations} * P.Iters * Bytes};
+    vkCmdCopyBuffer(Cmd, Rets.Handle, RetsReadback.Handle, 1, &RetsCp);
+  }
   fatomic::vk::recordHostReadBarrier(Cmd);
   VK_CHECK(vkEndCommandBuffer(Cmd));
 }
@@ -812,6 +850,74 @@ void Bench::measure(const Task &T, const Variant &V, json &R) {
   R["message"] = WrongRuns ? FirstWrong : Ms.empty() ? "no timestamps on this queue" : "";
 }
 
+void Bench::collectHistory(const Task &T) {
+  History.resize(size_t{P.Invocations} * P.Iters);
+  const size_t Bytes = T.Width / 8;
+  const auto *Got = static_cast<const uint8_t *>(RetsReadback.Mapped);
+  const unsigned Threads =
+      std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  auto Work = [&](unsigned Th) {
+    const uint32_t Begin = static_cast<uint32_t>(uint64_t{P.Invocations} * Th / Threads);
+    const uint32_t End = static_cast<uint32_t>(uint64_t{P.Invocations} * (Th + 1) / Threads);
+    for (uint32_t I = Begin; I < End; ++I)
+      for (uint32_t K = 0; K < P.Iters; ++K) {
+        const size_t Index = size_t{I} * P.Iters + K;
+        gpubench::MaxOp &Op = History[Index];
+        Op.Addr = addressOf(I, K, T.Addrs - 1);
+        Op.Operand = T.Width == 32
+                         ? operandBits<float, uint32_t>(ValsBits, I, K, T.Rising)
+                         : operandBits<double, uint64_t>(ValsBits, I, K, T.Rising);
+        Op.Returned = 0;
+        std::memcpy(&Op.Returned, Got + Index * Bytes, Bytes); // little endian
+      }
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned Th = 1; Th < Threads; ++Th)
+    Pool.emplace_back(Work, Th);
+  Work(0);
+  for (std::thread &Th : Pool)
+    Th.join();
+}
+
+// The recording run: RECORD set, so every operation stores what it
+// returned.  Its memory is checked as the timed runs' is, and the returned
+// values must be linearizable with it (MaxHistory.h).
+void Bench::checkReturned(const Task &T, const Variant &V, VkShaderModule Module,
+                          json &R) {
+  const VkPipeline Pipeline = createPipeline(Module, true);
+  recordTask(T, V, Pipeline, true);
+  std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * (T.Width / 8));
+  std::memset(RetsReadback.Mapped, 0xA5,
+              VkDeviceSize{P.Invocations} * P.Iters * (T.Width / 8));
+  const uint32_t Run = P.Warmup + P.Repeat; // after the timed runs
+  submitAndWait(Cmd, T.Id, static_cast<int>(Run));
+  vkDestroyPipeline(G.Device, Pipeline, nullptr);
+  std::string FirstWrong;
+  const uint64_t WrongMemory = wrongAddresses(T, V, Run, FirstWrong);
+  std::vector<uint64_t> Final(T.Addrs);
+  const auto *Got = static_cast<const uint8_t *>(Readback.Mapped);
+  for (uint32_t A = 0; A < T.Addrs; ++A) {
+    std::memcpy(&Final[A], Got + A * (T.Width / 8), T.Width / 8);
+    if (V.Encoded)
+      Final[A] = fatomic::fromOrdered(Final[A], T.Width);
+  }
+  collectHistory(T);
+  const gpubench::HistoryVerdict H = gpubench::checkMaxHistory(
+      T.Width, negativeInfinity(T.Width), Final, History, P.Iters,
+      std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  R["returned_checked"] = H.Ops;
+  R["returned_wrong_addrs"] = H.BadAddrs;
+  if (!WrongMemory && !H.BadAddrs)
+    return;
+  const std::string Why =
+      WrongMemory ? FirstWrong + " (the recording run)"
+                  : "returned values not linearizable at " +
+                        std::to_string(H.BadAddrs) + " addresses; " + H.First;
+  R["status"] = "wrong";
+  const std::string Before = R.value("message", std::string());
+  R["message"] = Before.empty() ? Why : Before + "; " + Why;
+}
+
 void Bench::runTask(size_t Index) {
   const Task &T = P.Tasks[Index];
   const Variant &V = P.Variants.at(T.VariantName);
@@ -820,12 +926,18 @@ void Bench::runTask(size_t Index) {
   std::vector<uint32_t> Words;
   if (loadTaskModule(T, V, R, Words)) {
     prepareCell(T);
+    VkShaderModuleCreateInfo SM{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    SM.codeSize = Words.size() * 4;
+    SM.pCode = Words.data();
     VkShaderModule Module;
-    const VkPipeline Pipeline = createPipeline(Words, Module);
+    VK_CHECK(vkCreateShaderModule(G.Device, &SM, nullptr, &Module));
+    const VkPipeline Pipeline = createPipeline(Module, false);
     R["shader_stats"] = G.statistics(Pipeline);
     recordTask(T, V, Pipeline);
     measure(T, V, R);
     vkDestroyPipeline(G.Device, Pipeline, nullptr);
+    if (T.Used)
+      checkReturned(T, V, Module, R);
     vkDestroyShaderModule(G.Device, Module, nullptr);
   }
   Out.write(R);
@@ -845,6 +957,8 @@ void Bench::progress(size_t Index, const json &R) {
     std::snprintf(Buf, sizeof Buf, " median %.4f ms", R["median_ms"].get<double>());
     Line += Buf;
   }
+  if (R.contains("returned_checked") && R["returned_wrong_addrs"] == 0)
+    Line += ", returned values linearizable";
   if (R.contains("shader_stats") && R["shader_stats"].contains("Register Count"))
     Line += ", " + R["shader_stats"]["Register Count"].dump() + " registers";
   if (R.contains("message") && !R["message"].get<std::string>().empty())
@@ -859,7 +973,9 @@ const char *Usage =
     "Runs the tasks of a GPU benchmark plan (written by tools/gpubench/\n"
     "gpubench.py) on one Vulkan device, checks the final memory of every run\n"
     "against fatomic's reference model, and appends one JSON line per event\n"
-    "to RESULTS.jsonl.  Progress goes to stderr.\n"
+    "to RESULTS.jsonl.  Progress goes to stderr.  Where the result is used,\n"
+    "one more run, untimed, with specialization constant 0 (RECORD) true,\n"
+    "stores every returned value at binding 3; those must be linearizable.\n"
     "\n"
     "plan (JSON):\n"
     "  { \"invocations\": 1048576, \"iters\": 64, \"local_size\": 256,\n"

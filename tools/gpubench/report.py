@@ -209,8 +209,11 @@ def markdown(meta, cells, plot_name, notes):
                                      ", each task first run unchecked for %d ms so that it starts "
                                      "at the clocks of a busy GPU" % meta["settle_ms"]
                                      if meta.get("settle_ms") else ""))
+    recorded = any("returned_checked" in r for vs in cells.values() for r in vs.values())
     L.append("| check | the final memory of every run (warm-up included) equals fatomic's "
-             "reference model bit for bit, or the cell's time is not used |")
+             "reference model bit for bit%s, or the cell's time is not used |"
+             % ("; where the result is used, one more run (untimed) records every returned "
+                "value, and those must be linearizable" if recorded else ""))
     L.append("")
     L.append("Each invocation i runs k = 0..%d: address ((i·2654435761 + k·40503) >> 7) & mask, "
              "value vals[(i + 977k) mod n] (both signs, |v| in [1, 2048)), plus 4096·k for "
@@ -222,7 +225,8 @@ def markdown(meta, cells, plot_name, notes):
     for n, v in meta["variants"].items():
         legal = "yes" if v.get("legal") else "**no: racy plain load**"
         if v.get("control"):
-            legal = "not a lowering: must be reported wrong"
+            legal = ("not a lowering: must be reported wrong" +
+                     (" where the result is used" if v.get("wrong_in") == "used" else ""))
         L.append("| `%s` | %s | %s |" % (n, v.get("what", ""), legal))
     L.append("")
     L.append("Best legal hand-written = the fastest correct of %s in that cell."
@@ -280,6 +284,9 @@ def markdown(meta, cells, plot_name, notes):
             status = r.get("status")
             if status == "ok":
                 wrong_s = "0"
+            elif status == "wrong" and not wrong and r.get("returned_wrong_addrs"):
+                wrong_s = "**returned values** (%s addresses not linearizable)" % (
+                    r["returned_wrong_addrs"])
             elif status == "wrong":
                 wrong_s = "**%s of %s runs** (%s addresses)" % (wrong, len(r.get("ms", [])) +
                                                                len(r.get("warmup_ms", [])),

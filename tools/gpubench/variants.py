@@ -6,11 +6,13 @@ the lowering was designed with, docs/design.md "Lowering"): invocation i runs
 works on address ((i * 2654435761 + k * 40503) >> 7) & mask with the value
 vals[(i + k * 977) % n] (+ 4096 k when adv is set, so that every round raises
 the maximum).  `used` variants add each op's result into an accumulator that
-is kept alive by a final compare; `unused` ones drop it.
+is kept alive by a final compare, and store it where the specialization
+constant RECORD is set (the runner's untimed recording run); `unused` ones
+drop it.
 
 Buffers: binding 0 the values, binding 1 the destination (float/double, and
 the hand-written variants' uint/int views of the same buffer), binding 2
-{mask, iters, adv}.  The op is a float atomic max on the destination.
+{mask, iters, adv}, binding 3 (used modules) the recorded results.  The op is a float atomic max on the destination.
 
 The f32 hand-written variants are the anchors' shaders; the f64 ones are the
 same code on 64-bit types (GL_ARB_gpu_shader_int64, GL_EXT_shader_atomic_int64).
@@ -137,13 +139,21 @@ VARIANTS.update({name: dict(kind="hand", memory="ieee", legal=True, diagnostic=T
                             probe=True, what=what + " (diagnostic)")
                  for name, what in _PROBES.items()})
 
-# Negative control, never part of the benchmark: an unsigned max on the raw
-# float bits is wrong for negative operands (and -inf stays in memory), so a
-# run that includes it must report it as wrong.
+# Negative controls, never part of the benchmark, which a run that includes
+# them must report wrong (wrong_in: in every cell, or in the cells whose
+# result is used, where the runner checks returned values).  An unsigned max
+# on the raw float bits is wrong for negative operands (and -inf stays in
+# memory).  `control-returns-operand` leaves the right memory but returns
+# its operand instead of the value it replaced.
 CONTROLS = {
     "control-umax": dict(kind="hand", memory="ieee", legal=True, control=True,
+                         wrong_in="every",
                          what="negative control: unsigned max on raw float bits "
                               "(wrong by design)"),
+    "control-returns-operand": dict(kind="hand", memory="ieee", legal=True, control=True,
+                                    wrong_in="used",
+                                    what="negative control: dispatch, returning its operand "
+                                         "(right memory, wrong returned values)"),
 }
 
 WIDTHS = (32, 64)
@@ -272,20 +282,24 @@ _AGG_AFTER_EARLY_OUT = _EARLY_OUT + """{U} b0 = {F2U}(v);
 
 _POS_NAN = "(({X} & ~{SIGN}) > {EXP} && ({X} >> {SH}) == {Z})"
 
+# The result is what the step that acted returned: the integer atomic's,
+# or the compare-exchange's (the load before them is not the value they
+# replaced).
 _PRELOAD = """{U} cur = {LOAD};
   {U} b = {F2U}(v);
-  if ((b >> {SH}) == {Z}) atomicMax(dsti[a], {I}(b)); else atomicMin(dstu[a], b);
+  {U} o;
+  if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
   if (""" + _POS_NAN.replace("{X}", "cur") + """) {{
     while (true) {{
       {U} c = {LOAD};
       if (!""" + _POS_NAN.replace("{X}", "c") + """) {{
-        if ((b >> {SH}) == {Z}) atomicMax(dsti[a], {I}(b)); else atomicMin(dstu[a], b);
+        if ((b >> {SH}) == {Z}) o = {U}(atomicMax(dsti[a], {I}(b))); else o = atomicMin(dstu[a], b);
         break;
       }}
-      if (atomicCompSwap(dstu[a], c, b) == c) break;
+      if (atomicCompSwap(dstu[a], c, b) == c) {{ o = c; break; }}
     }}
   }}
-  return {U2F}(cur);"""
+  return {U2F}(o);"""
 
 # aggfirst: each invocation's load first, issued before anything else; the
 # subgroup operations come while it is in flight, and the early-out decides
@@ -376,6 +390,9 @@ BODIES = {
     cur = prev;
   }}""",
     "control-umax": "return {U2F}(atomicMax(dstu[a], {F2U}(v)));",
+    "control-returns-operand": """{U} b = {F2U}(v);
+  if ((b >> {SH}) == {Z}) atomicMax(dsti[a], {I}(b)); else atomicMin(dstu[a], b);
+  return v;""",
     "twoatomic": """{U} b = {F2U}(v);
   bool neg = (b >> {SH}) != {Z};
   {I} os = atomicMax(dsti[a], neg ? {I}({SIGN}) : {I}(b));
@@ -388,7 +405,7 @@ _TEMPLATE = """#version 460
 layout(std430, binding=0) buffer Vals {{ {F} vals[]; }};
 layout(std430, binding=1) buffer Dst {{ {F} dst[]; }};
 {VIEWS}layout(std430, binding=2) buffer Par {{ uint mask; uint iters; uint adv; }};
-
+{RECORD}
 {F} op(uint a, {F} v);
 void main() {{
   uint i = gl_GlobalInvocationID.x;
@@ -398,7 +415,7 @@ void main() {{
     uint j = (i * 2654435761u + k * 40503u);
     {F} v = vals[(i + k * 977u) % n] + (adv != 0u ? {F}(k) * 4096.0{L} : 0.0{L});
     uint a = (j >> 7) & mask;
-    {USE}op(a, v);
+    {CALL}
   }}
 {SINK}}}
 {F} op(uint a, {F} v) {{
@@ -412,6 +429,24 @@ LOCAL_SIZE = 256
 def properties(variant):
     """The properties of a benchmark variant or a control."""
     return VARIANTS[variant] if variant in VARIANTS else CONTROLS[variant]
+
+
+# The used modules' recording: fatomic-gpubench sets RECORD (specialization
+# constant 0) for one untimed run of each used task, whose operations then
+# store what they returned for its linearizability check; in the timed runs
+# RECORD is false and the store is dead code that the driver removes.
+RECORD = """layout(constant_id = 0) const bool RECORD = false;
+layout(std430, binding=3) buffer Rets {{ {F} rets[]; }};
+"""
+
+
+def use(t, used, call):
+    """The operation in the loop: a statement when its result is unused;
+    else added into acc, and recorded where RECORD is set."""
+    if not used:
+        return call + ";"
+    return ("{F} r = %s;\n    acc += r;\n    if (RECORD) rets[i * iters + k] = r;"
+            % call).format(**t)
 
 
 def sink(t, used):
@@ -449,17 +484,18 @@ def glsl(variant, width, used):
         if "aggSkip" in body:
             views += "uint aggSkip = 0u;\n"
     template = _TEMPLATE
+    call = "op(a, v)"
     if kind == "fatomic" and properties(variant).get("shape") != "helper":
         # The plain shader: the atomic written in the loop itself, as a
         # statement when its result is unused (behind a helper function that
         # returns it, the result would be used in SPIR-V).
-        template = template.replace("{USE}op(a, v);", "{USE}atomicMax(dst[a], v);")
+        call = "atomicMax(dst[a], v)"
         template = template[:template.index("{F} op(uint a, {F} v) {{")]
         template = template.replace("{F} op(uint a, {F} v);\n", "")
     return template.format(
         EXTS="".join("#extension %s : require\n" % e for e in exts),
-        LOCAL=LOCAL_SIZE, VIEWS=views, USE="acc += " if used else "",
-        SINK=sink(t, used),
+        LOCAL=LOCAL_SIZE, VIEWS=views, CALL=use(t, used, call),
+        RECORD=RECORD.format(**t) if used else "", SINK=sink(t, used),
         BODY=body.format(**t), **t)
 
 
