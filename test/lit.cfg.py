@@ -165,6 +165,12 @@ if (os.path.exists(os.path.join(LAYER_DIR, "VkLayer_FATOMIC_float_atomic_minmax.
             "VK_ADD_LAYER_PATH=" + LAYER_DIR + os.pathsep + TEST_LAYERS,
             "VK_INSTANCE_LAYERS=VK_LAYER_FATOMIC_float_atomic_minmax:"
             "VK_LAYER_FATOMIC_test_hide_float2"])))
+# An operator new that throws std::bad_alloc on demand, to preload
+# (test/fail-new; not built for sanitizer builds): `%fail-new`.
+FAIL_NEW = os.path.join(config.fatomic_obj_root, "test-preload", "libfatomic-fail-new.so")
+if os.path.exists(FAIL_NEW):
+    config.available_features.add("fail-new")
+    config.substitutions.append(("%fail-new", FAIL_NEW))
 if shutil.which("man"):
     config.available_features.add("man")
 # %unprivileged runs a command as an ordinary user: as root through setpriv

@@ -77,15 +77,20 @@ thread_local unsigned GuardDepth = 0;
 ChainGuard::~ChainGuard() { --GuardDepth; }
 
 ChainGuard::ChainGuard(const std::function<bool()> &InPlace) {
-  if (GuardDepth++ > 0)
+  if (GuardDepth > 0) {
+    ++GuardDepth;
     return;
+  }
   Shared = std::shared_lock<std::shared_mutex>(chainLock());
-  if (!InPlace())
-    return;
-  // The application's chain is as it gave it whenever no exclusive guard
-  // is held, so the answer still holds once the exclusive lock is ours.
-  Shared.unlock();
-  Exclusive = std::unique_lock<std::shared_mutex>(chainLock());
+  if (InPlace()) {
+    // The application's chain is as it gave it whenever no exclusive guard
+    // is held, so the answer still holds once the exclusive lock is ours.
+    Shared.unlock();
+    Exclusive = std::unique_lock<std::shared_mutex>(chainLock());
+  }
+  // Counted once held: where InPlace() throws (it allocates), no guard
+  // exists and the thread's later guards still lock.
+  ++GuardDepth;
 }
 
 ChainCopy::ChainCopy(const void *First, const StructTypes &Changed) {
@@ -96,8 +101,10 @@ ChainCopy::ChainCopy(const void *First, const StructTypes &Changed) {
   VkBaseOutStructure *Tail = &Anchor;
   for (const VkBaseInStructure *P : Prefix) {
     const size_t Size = structSize(P->sType);
-    Copies.emplace_back(new std::max_align_t[(Size + sizeof(std::max_align_t) - 1) /
-                                             sizeof(std::max_align_t)]);
+    // Owned before the list grows, which may throw.
+    std::unique_ptr<std::max_align_t[]> Block(
+        new std::max_align_t[(Size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t)]);
+    Copies.push_back(std::move(Block));
     auto *Copy = reinterpret_cast<VkBaseOutStructure *>(Copies.back().get());
     std::memcpy(Copy, P, Size);
     Tail->pNext = Copy;

@@ -5,7 +5,9 @@
 // one InstanceData per instance and one DeviceData per device keyed by the
 // handle's dispatch key, and vkGetInstanceProcAddr / vkGetDeviceProcAddr,
 // which hand out the layer's functions for what it intercepts and the next
-// layer's for everything else.
+// layer's for everything else.  An instance or device that the next layer
+// created but the layer cannot record (its table fails to grow) is
+// destroyed again before the call fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,9 +123,8 @@ const PhysicalInfo &physicalInfo(InstanceData &I, VkPhysicalDevice Phys) {
 }
 
 namespace {
-VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo *Info,
-                                              const VkAllocationCallbacks *Alloc,
-                                              VkInstance *Instance) {
+VkResult createInstance(const VkInstanceCreateInfo *Info, const VkAllocationCallbacks *Alloc,
+                        VkInstance *Instance) {
   auto *Link = linkInfo<VkInstanceCreateInfo, VkLayerInstanceCreateInfo>(
       Info, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
   if (!Link || !Link->u.pLayerInfo)
@@ -137,17 +138,34 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo *Info,
       NextGipa(VK_NULL_HANDLE, "vkCreateInstance"));
   if (!Next)
     return VK_ERROR_INITIALIZATION_FAILED;
+  auto I = std::make_unique<InstanceData>(); // before there is an instance to lose
   Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
   VkResult R = Next(Info, Alloc, Instance);
   if (R != VK_SUCCESS)
     return R;
-  auto I = std::make_unique<InstanceData>();
   I->Instance = *Instance;
   I->NextGipa = NextGipa;
   fillInstance(*I, Info);
-  std::lock_guard<std::mutex> G(TablesLock);
-  Instances[dispatchKey(*Instance)] = std::move(I);
+  // The table may still fail to grow: the instance goes then.
+  UndoUnlessKept Undo([&, Destroy = I->DestroyInstance, Created = *Instance] {
+    if (Destroy)
+      Destroy(Created, Alloc);
+    *Instance = VK_NULL_HANDLE;
+  });
+  {
+    std::lock_guard<std::mutex> G(TablesLock);
+    Instances[dispatchKey(*Instance)] = std::move(I);
+  }
+  Undo.keep();
   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo *Info,
+                                              const VkAllocationCallbacks *Alloc,
+                                              VkInstance *Instance) {
+  return guarded(
+      "vkCreateInstance", nullptr, [&] { return createInstance(Info, Alloc, Instance); },
+      [](Thrown T) { return failedWith(T, VK_ERROR_INITIALIZATION_FAILED); });
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance Instance,
@@ -166,36 +184,55 @@ VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance Instance,
   I->DestroyInstance(Instance, Alloc);
 }
 
+VkResult createDevice(InstanceData &I, VkPhysicalDevice Phys, const VkDeviceCreateInfo *Info,
+                      const VkAllocationCallbacks *Alloc, VkDevice *Device) {
+  auto *Link = linkInfo<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
+      Info, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
+  if (!Link || !Link->u.pLayerInfo)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  PFN_vkGetInstanceProcAddr NextGipa = Link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  PFN_vkGetDeviceProcAddr NextGdpa = Link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+  auto Next = reinterpret_cast<PFN_vkCreateDevice>(
+      NextGipa(I.Instance, "vkCreateDevice"));
+  if (!Next)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  // What allocates comes before there is a device to lose.
+  auto D = std::make_unique<DeviceData>();
+  D->Target = physicalInfo(I, Phys).Target;
+  Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
+  bool ExtendedTypes = false;
+  VkResult R = createDeviceBelow(I, Phys, Info, Alloc, Device, Next, ExtendedTypes);
+  if (R != VK_SUCCESS)
+    return R;
+  D->Device = *Device;
+  D->Instance = &I;
+  D->NextGdpa = NextGdpa;
+  D->Target.Subgroups.ExtendedTypes = ExtendedTypes;
+  fillDevice(*D);
+  // The table may still fail to grow: the device goes then.
+  UndoUnlessKept Undo([&, Destroy = D->DestroyDevice, Created = *Device] {
+    if (Destroy)
+      Destroy(Created, Alloc);
+    *Device = VK_NULL_HANDLE;
+  });
+  {
+    std::lock_guard<std::mutex> G(TablesLock);
+    Devices[dispatchKey(*Device)] = std::move(D);
+  }
+  Undo.keep();
+  return VK_SUCCESS;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice Phys,
                                             const VkDeviceCreateInfo *Info,
                                             const VkAllocationCallbacks *Alloc,
                                             VkDevice *Device) {
   InstanceData *I = findInstance(dispatchKey(Phys));
-  auto *Link = linkInfo<VkDeviceCreateInfo, VkLayerDeviceCreateInfo>(
-      Info, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
-  if (!I || !Link || !Link->u.pLayerInfo)
+  if (!I)
     return VK_ERROR_INITIALIZATION_FAILED;
-  PFN_vkGetInstanceProcAddr NextGipa = Link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  PFN_vkGetDeviceProcAddr NextGdpa = Link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-  auto Next = reinterpret_cast<PFN_vkCreateDevice>(
-      NextGipa(I->Instance, "vkCreateDevice"));
-  if (!Next)
-    return VK_ERROR_INITIALIZATION_FAILED;
-  Link->u.pLayerInfo = Link->u.pLayerInfo->pNext;
-  bool ExtendedTypes = false;
-  VkResult R = createDeviceBelow(*I, Phys, Info, Alloc, Device, Next, ExtendedTypes);
-  if (R != VK_SUCCESS)
-    return R;
-  auto D = std::make_unique<DeviceData>();
-  D->Device = *Device;
-  D->Instance = I;
-  D->NextGdpa = NextGdpa;
-  D->Target = physicalInfo(*I, Phys).Target;
-  D->Target.Subgroups.ExtendedTypes = ExtendedTypes;
-  fillDevice(*D);
-  std::lock_guard<std::mutex> G(TablesLock);
-  Devices[dispatchKey(*Device)] = std::move(D);
-  return VK_SUCCESS;
+  return guarded(
+      "vkCreateDevice", nullptr, [&] { return createDevice(*I, Phys, Info, Alloc, Device); },
+      [](Thrown T) { return failedWith(T, VK_ERROR_INITIALIZATION_FAILED); });
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice Device,

@@ -162,11 +162,9 @@ void queryPhysicalInfo(InstanceData &I, VkPhysicalDevice Phys,
                  Info.Target.Subgroups);
 }
 
-VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
-    VkPhysicalDevice Phys, VkPhysicalDeviceFeatures2 *Features) {
-  InstanceData *I = findInstance(dispatchKey(Phys));
-  if (!I || !I->GetFeatures2)
-    return;
+namespace {
+void reportFeatures(InstanceData *I, VkPhysicalDevice Phys,
+                    VkPhysicalDeviceFeatures2 *Features) {
   const PhysicalInfo &P = physicalInfo(*I, Phys);
   auto [Prev2, F2] = findInChain(
       Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
@@ -197,6 +195,20 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
   }
   setEmulatedBits(*S, P);
 }
+} // namespace
+
+// Where the layer's part throws (before the call down: nothing after it
+// allocates), the application gets the next layer's answer unchanged,
+// without the emulated bits.
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(
+    VkPhysicalDevice Phys, VkPhysicalDeviceFeatures2 *Features) {
+  InstanceData *I = findInstance(dispatchKey(Phys));
+  if (!I || !I->GetFeatures2)
+    return;
+  guarded(
+      "vkGetPhysicalDeviceFeatures2", nullptr, [&] { reportFeatures(I, Phys, Features); },
+      [&](Thrown) { I->GetFeatures2(Phys, Features); });
+}
 
 namespace {
 const VkExtensionProperties LayerExtensions[] = {
@@ -216,15 +228,12 @@ VkResult copyOut(const std::vector<VkExtensionProperties> &Exts, uint32_t *Count
   *Count = N;
   return N < Exts.size() ? VK_INCOMPLETE : VK_SUCCESS;
 }
-} // namespace
 
-VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
-    VkPhysicalDevice Phys, const char *LayerName, uint32_t *Count,
-    VkExtensionProperties *Props) {
+VkResult enumerateExtensions(InstanceData *I, VkPhysicalDevice Phys, const char *LayerName,
+                             uint32_t *Count, VkExtensionProperties *Props) {
   if (LayerName && std::strcmp(LayerName, FATOMIC_LAYER_NAME) == 0)
     return copyOut({std::begin(LayerExtensions), std::end(LayerExtensions)},
                    Count, Props);
-  InstanceData *I = findInstance(dispatchKey(Phys));
   if (!I || !I->EnumerateDeviceExtensions)
     return VK_ERROR_INITIALIZATION_FAILED;
   if (LayerName)
@@ -234,6 +243,17 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
     if (!hasExtension(Exts, E.extensionName))
       Exts.push_back(E);
   return copyOut(Exts, Count, Props);
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(
+    VkPhysicalDevice Phys, const char *LayerName, uint32_t *Count,
+    VkExtensionProperties *Props) {
+  InstanceData *I = findInstance(dispatchKey(Phys));
+  return guarded(
+      "vkEnumerateDeviceExtensionProperties", nullptr,
+      [&] { return enumerateExtensions(I, Phys, LayerName, Count, Props); },
+      [](Thrown T) { return failedWith(T, VK_ERROR_UNKNOWN); });
 }
 
 namespace {

@@ -12,6 +12,10 @@
 //   Shaders.cpp   every path a SPIR-V module reaches the driver by
 //   Settings.cpp  FATOMIC_LAYER_* variables and messages to the application
 //
+// Every entry point that allocates or lowers runs its body through
+// guarded(): a C++ exception (std::bad_alloc first of all) never crosses
+// into the application, which called a C function.
+//
 //===----------------------------------------------------------------------===//
 #ifndef FATOMIC_LAYER_LAYER_H
 #define FATOMIC_LAYER_LAYER_H
@@ -25,9 +29,12 @@
 #include "ShaderObjectApi.h"
 
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #define FATOMIC_LAYER_NAME "VK_LAYER_FATOMIC_float_atomic_minmax"
@@ -152,6 +159,70 @@ VKAPI_ATTR void VKAPI_CALL GetShaderModuleCreateInfoIdentifierEXT(
 /// One error: on stderr, and through VK_EXT_debug_utils when the
 /// application enabled it on \p I (may be null).
 void reportError(InstanceData *I, const std::string &Message);
+/// The same without allocating, for a message built in place.
+void reportError(InstanceData *I, const char *Message) noexcept;
+
+/// What the body of an entry point threw (guarded()).
+enum class Thrown { OutOfMemory, Other };
+
+/// Reports, without allocating, that the body of entry point \p What threw:
+/// \p Detail is the exception's what(), null for std::bad_alloc.
+void reportThrown(InstanceData *I, const char *What, const char *Detail) noexcept;
+
+/// The result of an entry point whose body threw \p T:
+/// VK_ERROR_OUT_OF_HOST_MEMORY for std::bad_alloc, else \p Other (the
+/// command's VK_ERROR_INITIALIZATION_FAILED where it has that code,
+/// VK_ERROR_UNKNOWN, which any command may return, elsewhere).
+inline VkResult failedWith(Thrown T, VkResult Other) {
+  return T == Thrown::OutOfMemory ? VK_ERROR_OUT_OF_HOST_MEMORY : Other;
+}
+
+/// Runs \p Body, the body of the Vulkan command \p What, so that no C++
+/// exception leaves the layer.  Where it throws, the error is reported
+/// (reportThrown, through debug utils where \p I is given) and the
+/// command answers \p Fallback(Thrown) instead: its VkResult, after
+/// nulling the handles it hands back, or for a void command the next
+/// layer's answer.  A fallback neither allocates nor throws.  A body must
+/// not throw once it has created an object below (UndoUnlessKept).  The
+/// instance-level commands (vkCreateDevice, the physical-device queries)
+/// give no \p I: the loader may call them with its lock held
+/// (vkCreateDevice; other layers' queries inside vkEnumeratePhysicalDevices),
+/// and its vkSubmitDebugUtilsMessageEXT waits for that lock.
+template <typename BodyFn, typename FallbackFn>
+auto guarded(const char *What, InstanceData *I, BodyFn &&Body,
+             FallbackFn &&Fallback) noexcept -> decltype(Body()) {
+  try {
+    return Body();
+  } catch (const std::bad_alloc &) {
+    reportThrown(I, What, nullptr);
+    return Fallback(Thrown::OutOfMemory);
+  } catch (const std::exception &E) {
+    reportThrown(I, What, E.what());
+    return Fallback(Thrown::Other);
+  } catch (...) {
+    reportThrown(I, What, "an exception of unknown type");
+    return Fallback(Thrown::Other);
+  }
+}
+
+/// Destroys what the next layer created (\p Undo) unless keep() is called
+/// first: a body that may still throw after a creation below holds one,
+/// so that a failed call hands nothing back and leaks nothing.
+template <typename UndoFn> class UndoUnlessKept {
+public:
+  explicit UndoUnlessKept(UndoFn Undo) : Undo(std::move(Undo)) {}
+  UndoUnlessKept(const UndoUnlessKept &) = delete;
+  UndoUnlessKept &operator=(const UndoUnlessKept &) = delete;
+  ~UndoUnlessKept() {
+    if (!Kept)
+      Undo();
+  }
+  void keep() { Kept = true; }
+
+private:
+  UndoFn Undo;
+  bool Kept = false;
+};
 
 } // namespace fatomic::layer
 

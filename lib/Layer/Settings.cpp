@@ -10,7 +10,9 @@
 //                         DIR/module-N.spv
 //
 // Errors go to stderr and, where the application enabled VK_EXT_debug_utils,
-// to its messengers through vkSubmitDebugUtilsMessageEXT.
+// to its messengers through vkSubmitDebugUtilsMessageEXT; so does an
+// exception that an entry point's body threw (guarded() in Layer.h), in a
+// message built without allocating.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,17 +59,31 @@ const Settings &settings() {
   return S;
 }
 
-void reportError(InstanceData *I, const std::string &Message) {
-  std::fprintf(stderr, "%s: error: %s\n", FATOMIC_LAYER_NAME, Message.c_str());
+void reportError(InstanceData *I, const char *Message) noexcept {
+  std::fprintf(stderr, "%s: error: %s\n", FATOMIC_LAYER_NAME, Message);
   std::fflush(stderr);
   if (!I || !I->SubmitDebugMessage)
     return;
   VkDebugUtilsMessengerCallbackDataEXT Data{};
   Data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
   Data.pMessageIdName = FATOMIC_LAYER_NAME;
-  Data.pMessage = Message.c_str();
+  Data.pMessage = Message;
   I->SubmitDebugMessage(I->Instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
                         VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &Data);
+}
+
+void reportError(InstanceData *I, const std::string &Message) {
+  reportError(I, Message.c_str());
+}
+
+void reportThrown(InstanceData *I, const char *What, const char *Detail) noexcept {
+  char Message[512];
+  if (Detail)
+    std::snprintf(Message, sizeof Message, "%s: internal error in the layer: %s", What,
+                  Detail);
+  else
+    std::snprintf(Message, sizeof Message, "%s: out of host memory in the layer", What);
+  reportError(I, Message);
 }
 
 } // namespace fatomic::layer

@@ -14,6 +14,14 @@
 // to the driver: the creation fails with the pass's message
 // (stderr, and VK_EXT_debug_utils where the application enabled it).
 //
+// Each command runs through guarded() (Layer.h).  What allocates (the
+// copies, the lowering, the dump's path) comes before the call down, and
+// nothing after it does: so where the layer's part throws, nothing has
+// been created, every handle the call hands back is null, and the call
+// returns VK_ERROR_OUT_OF_HOST_MEMORY for std::bad_alloc (VK_ERROR_UNKNOWN,
+// or vkCreateShadersEXT's VK_ERROR_INITIALIZATION_FAILED, for another
+// exception) for the whole batch.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Chain.h"
@@ -133,19 +141,24 @@ Outcome lowerModule(DeviceData &D, const void *Code, size_t Bytes,
 }
 
 DeviceData *deviceOf(VkDevice Device) { return findDevice(dispatchKey(Device)); }
-} // namespace
 
-VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
-    VkDevice Device, const VkShaderModuleCreateInfo *Info,
-    const VkAllocationCallbacks *Alloc, VkShaderModule *Module) {
-  DeviceData *D = deviceOf(Device);
-  if (!D)
-    return VK_ERROR_INITIALIZATION_FAILED;
+/// Sets \p Count handles at \p Handles to null, and answers \p T with
+/// \p Other for what is not std::bad_alloc (guarded()'s fallback).
+template <typename Handle>
+VkResult nullHandles(Handle *Handles, uint32_t Count, Thrown T, VkResult Other) {
+  for (uint32_t K = 0; K < Count; ++K)
+    Handles[K] = VK_NULL_HANDLE;
+  return failedWith(T, Other);
+}
+
+VkResult createShaderModule(DeviceData &D, VkDevice Device,
+                            const VkShaderModuleCreateInfo *Info,
+                            const VkAllocationCallbacks *Alloc, VkShaderModule *Module) {
   std::vector<uint32_t> Words;
-  switch (lowerModule(*D, Info->pCode, Info->codeSize, "vkCreateShaderModule", Words)) {
+  switch (lowerModule(D, Info->pCode, Info->codeSize, "vkCreateShaderModule", Words)) {
   case Outcome::PassThrough:
     dumpModule(Info->pCode, Info->codeSize);
-    return D->CreateShaderModule(Device, Info, Alloc, Module);
+    return D.CreateShaderModule(Device, Info, Alloc, Module);
   case Outcome::Failed:
     *Module = VK_NULL_HANDLE;
     return VK_ERROR_INVALID_SHADER_NV;
@@ -156,7 +169,20 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
   Copy.pCode = Words.data();
   Copy.codeSize = Words.size() * 4;
   dumpModule(Copy.pCode, Copy.codeSize);
-  return D->CreateShaderModule(Device, &Copy, Alloc, Module);
+  return D.CreateShaderModule(Device, &Copy, Alloc, Module);
+}
+} // namespace
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(
+    VkDevice Device, const VkShaderModuleCreateInfo *Info,
+    const VkAllocationCallbacks *Alloc, VkShaderModule *Module) {
+  DeviceData *D = deviceOf(Device);
+  if (!D)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  return guarded(
+      "vkCreateShaderModule", D->Instance,
+      [&] { return createShaderModule(*D, Device, Info, Alloc, Module); },
+      [&](Thrown T) { return nullHandles(Module, 1, T, VK_ERROR_UNKNOWN); });
 }
 
 namespace {
@@ -223,17 +249,20 @@ struct StageRewriter {
       }
       if (!Out)
         Out = std::make_unique<std::vector<VkPipelineShaderStageCreateInfo>>(In, In + Count);
-      auto Copy = std::make_unique<VkShaderModuleCreateInfo>(*M);
-      Copy->pCode = Words->data();
-      Copy->codeSize = Words->size() * 4;
+      // Kept here before any chain points at them: where a later step
+      // throws, no chain (the application's, edited in place) is left
+      // pointing at a copy that is gone.
+      Code.push_back(std::move(Words));
+      Infos.push_back(std::make_unique<VkShaderModuleCreateInfo>(*M));
+      VkShaderModuleCreateInfo *Copy = Infos.back().get();
+      Copy->pCode = Code.back()->data();
+      Copy->codeSize = Code.back()->size() * 4;
       dumpModule(Copy->pCode, Copy->codeSize);
       // The stage's chain reaches the copy where it reached the
       // application's VkShaderModuleCreateInfo.
       Chains.push_back(std::make_unique<ChainCopy>(In[K].pNext, ModuleInfo));
-      Chains.back()->replace(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, Copy.get());
+      Chains.back()->replace(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, Copy);
       (*Out)[K].pNext = Chains.back()->first();
-      Infos.push_back(std::move(Copy));
-      Code.push_back(std::move(Words));
     }
     if (!Out)
       return In;
@@ -304,16 +333,14 @@ template <typename Info> struct BatchSubset {
 /// (count, infos, handles, and whether they are the layer's own copies).
 /// Where a module cannot be lowered, its handle is null, the pipelines
 /// that BatchSubset keeps are created, and the call returns \p Refused
-/// (or the driver's error).
+/// (or the driver's error).  Every allocation precedes \p Call, and
+/// nothing after it throws: no created pipeline can be lost.
 template <typename Info, typename CallFn, typename RewriteFn>
-VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
-                         VkPipeline *Pipelines, const char *What, VkResult Refused,
-                         CallFn Call, RewriteFn Rewrite) {
-  DeviceData *D = deviceOf(Device);
-  if (!D)
-    return VK_ERROR_INITIALIZATION_FAILED;
+VkResult createPipelinesIn(DeviceData &D, uint32_t Count, const Info *Infos,
+                           VkPipeline *Pipelines, const char *What, VkResult Refused,
+                           CallFn &Call, RewriteFn &Rewrite) {
   ChainGuard Guard([&] { return stagesNeedInPlace(Infos, Count); });
-  StageRewriter R{*D, What, {}, {}, {}, {}};
+  StageRewriter R{D, What, {}, {}, {}, {}};
   std::vector<Info> Copies(Infos, Infos + Count);
   std::vector<bool> RefusedAt(Count, false);
   bool AnyRefused = false;
@@ -328,18 +355,35 @@ VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
       End = K + 1;
   }
   if (!AnyRefused)
-    return Call(*D, Count, Copies.data(), Pipelines, !R.Stages.empty());
+    return Call(D, Count, Copies.data(), Pipelines, !R.Stages.empty());
   for (uint32_t K = 0; K < Count; ++K)
     Pipelines[K] = VK_NULL_HANDLE;
-  BatchSubset<Info> S(Copies, RefusedAt, End, *D, What);
+  BatchSubset<Info> S(Copies, RefusedAt, End, D, What);
   if (S.Kept.empty())
     return Refused;
   std::vector<VkPipeline> Created(S.Kept.size(), VK_NULL_HANDLE);
-  const VkResult Res = Call(*D, uint32_t(S.Kept.size()), S.Kept.data(), Created.data(),
+  const VkResult Res = Call(D, uint32_t(S.Kept.size()), S.Kept.data(), Created.data(),
                             /*Copied=*/true);
   for (size_t J = 0; J < S.Kept.size(); ++J)
     Pipelines[S.Index[J]] = Created[J];
   return Res < 0 ? Res : Refused;
+}
+
+/// createPipelinesIn() for \p Device, under guarded(): where the layer's
+/// part throws, no pipeline of the batch is created.
+template <typename Info, typename CallFn, typename RewriteFn>
+VkResult createPipelines(VkDevice Device, uint32_t Count, const Info *Infos,
+                         VkPipeline *Pipelines, const char *What, VkResult Refused,
+                         CallFn Call, RewriteFn Rewrite) {
+  DeviceData *D = deviceOf(Device);
+  if (!D)
+    return VK_ERROR_INITIALIZATION_FAILED;
+  return guarded(
+      What, D->Instance,
+      [&] {
+        return createPipelinesIn(*D, Count, Infos, Pipelines, What, Refused, Call, Rewrite);
+      },
+      [&](Thrown T) { return nullHandles(Pipelines, Count, T, VK_ERROR_UNKNOWN); });
 }
 
 /// Points a copied create info's stage array at the rewritten stages.
@@ -454,6 +498,27 @@ VkResult createShadersBefore(DeviceData &D, VkDevice Device, uint32_t Failed,
   const VkResult Res = D.CreateShadersEXT(Device, Failed, Copies.data(), Alloc, Shaders);
   return Res < 0 ? Res : VK_ERROR_INITIALIZATION_FAILED;
 }
+
+VkResult createShaders(DeviceData &D, VkDevice Device, uint32_t Count,
+                       const VkShaderCreateInfoEXT *Infos, const VkAllocationCallbacks *Alloc,
+                       VkShaderEXT *Shaders) {
+  std::vector<VkShaderCreateInfoEXT> Copies(Infos, Infos + Count);
+  std::vector<std::vector<uint32_t>> Code(Count);
+  for (uint32_t K = 0; K < Count; ++K) {
+    if (Copies[K].codeType != VK_SHADER_CODE_TYPE_SPIRV_EXT)
+      continue;
+    Outcome O = lowerModule(D, Copies[K].pCode, Copies[K].codeSize,
+                            "vkCreateShadersEXT", Code[K]);
+    if (O == Outcome::Failed)
+      return createShadersBefore(D, Device, K, Copies, Alloc, Shaders, Count);
+    if (O == Outcome::Lowered) {
+      Copies[K].pCode = Code[K].data();
+      Copies[K].codeSize = Code[K].size() * 4;
+    }
+    dumpModule(Copies[K].pCode, Copies[K].codeSize);
+  }
+  return D.CreateShadersEXT(Device, Count, Copies.data(), Alloc, Shaders);
+}
 } // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
@@ -462,22 +527,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
   DeviceData *D = deviceOf(Device);
   if (!D || !D->CreateShadersEXT)
     return VK_ERROR_INITIALIZATION_FAILED;
-  std::vector<VkShaderCreateInfoEXT> Copies(Infos, Infos + Count);
-  std::vector<std::vector<uint32_t>> Code(Count);
-  for (uint32_t K = 0; K < Count; ++K) {
-    if (Copies[K].codeType != VK_SHADER_CODE_TYPE_SPIRV_EXT)
-      continue;
-    Outcome O = lowerModule(*D, Copies[K].pCode, Copies[K].codeSize,
-                            "vkCreateShadersEXT", Code[K]);
-    if (O == Outcome::Failed)
-      return createShadersBefore(*D, Device, K, Copies, Alloc, Shaders, Count);
-    if (O == Outcome::Lowered) {
-      Copies[K].pCode = Code[K].data();
-      Copies[K].codeSize = Code[K].size() * 4;
-    }
-    dumpModule(Copies[K].pCode, Copies[K].codeSize);
-  }
-  return D->CreateShadersEXT(Device, Count, Copies.data(), Alloc, Shaders);
+  return guarded(
+      "vkCreateShadersEXT", D->Instance,
+      [&] { return createShaders(*D, Device, Count, Infos, Alloc, Shaders); },
+      [&](Thrown T) {
+        return nullHandles(Shaders, Count, T, VK_ERROR_INITIALIZATION_FAILED);
+      });
 }
 
 // The identifier of a create info is that of the module the driver would be
@@ -485,21 +540,30 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShadersEXT(
 // module created from the same create info (the driver's caches key
 // pipelines by it).  A module that cannot be lowered keeps its own code's
 // identifier: no pipeline is ever made from it through the layer.  (Its
-// refusal is reported when it is created, not here.)
+// refusal is reported when it is created, not here.)  Where the lowering
+// throws (the command has no error to return), the identifier is that of
+// the application's own code, which the layer never hands the driver: a
+// pipeline created from that identifier alone misses the driver's cache
+// (VK_PIPELINE_COMPILE_REQUIRED) rather than getting other code.
 VKAPI_ATTR void VKAPI_CALL GetShaderModuleCreateInfoIdentifierEXT(
     VkDevice Device, const VkShaderModuleCreateInfo *Info,
     VkShaderModuleIdentifierEXT *Identifier) {
   DeviceData *D = deviceOf(Device);
   if (!D || !D->GetShaderModuleCreateInfoIdentifierEXT)
     return;
-  std::vector<uint32_t> Words;
-  VkShaderModuleCreateInfo Copy = *Info;
-  if (lowerModule(*D, Info->pCode, Info->codeSize, nullptr, Words) ==
-      Outcome::Lowered) {
-    Copy.pCode = Words.data();
-    Copy.codeSize = Words.size() * 4;
-  }
-  D->GetShaderModuleCreateInfoIdentifierEXT(Device, &Copy, Identifier);
+  guarded(
+      "vkGetShaderModuleCreateInfoIdentifierEXT", D->Instance,
+      [&] {
+        std::vector<uint32_t> Words;
+        VkShaderModuleCreateInfo Copy = *Info;
+        if (lowerModule(*D, Info->pCode, Info->codeSize, nullptr, Words) ==
+            Outcome::Lowered) {
+          Copy.pCode = Words.data();
+          Copy.codeSize = Words.size() * 4;
+        }
+        D->GetShaderModuleCreateInfoIdentifierEXT(Device, &Copy, Identifier);
+      },
+      [&](Thrown) { D->GetShaderModuleCreateInfoIdentifierEXT(Device, Info, Identifier); });
 }
 
 } // namespace fatomic::layer

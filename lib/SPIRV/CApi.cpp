@@ -171,14 +171,15 @@ fatomic_result fatomic_target_load_profile(const char *Json, size_t JsonSize,
            "fatomic_target_load_profile: a required pointer is NULL");
     return FATOMIC_ERROR_INVALID_ARGUMENT;
   }
-  if (!addressable(Json, JsonSize, 1)) {
-    report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
-           "fatomic_target_load_profile: json_size " + std::to_string(JsonSize) +
-               " is too large: that many bytes do not fit in the address space");
-    return FATOMIC_ERROR_INVALID_ARGUMENT;
-  }
   fatomic_target *Target = nullptr;
   try {
+    // Inside: its message is a std::string, which may fail to allocate.
+    if (!addressable(Json, JsonSize, 1)) {
+      report(Fn, UserData, FATOMIC_MESSAGE_ERROR,
+             "fatomic_target_load_profile: json_size " + std::to_string(JsonSize) +
+                 " is too large: that many bytes do not fit in the address space");
+      return FATOMIC_ERROR_INVALID_ARGUMENT;
+    }
     std::string Error;
     std::optional<fatomic::TargetModel> Model = fatomic::loadProfile(
         std::string_view(Json ? Json : "", JsonSize), Error);

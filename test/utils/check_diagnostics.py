@@ -35,7 +35,7 @@ SITES = [
     ("tools/fatomic-opt/CommandLine.cpp", r"(?<!bool )\bfail\("),
     ("tools/fatomic-opt/ModuleFile.cpp", r"\bError\s*\+?="),
     ("tools/fatomic-opt/fatomic-opt.cpp", r"\bDiag\.(error|note)\("),
-    ("lib/Layer/Settings.cpp", r"\bS\.Error\s*="),
+    ("lib/Layer/Settings.cpp", r"\bS\.Error\s*=|\bsnprintf\("),
     ("lib/Layer/Shaders.cpp", r"\breportError\("),
     ("lib/LLVM/LowerFloatAtomicMinMax.cpp",
      r"\bError\s*\+?=|\bFail\(\"|DiagnosticInfoUnsupported\("),
