@@ -28,15 +28,19 @@ struct Writer {
 
 /// The first problem a thread found and the addresses it found wrong.
 struct Findings {
-  std::vector<uint32_t> Addrs;
+  std::vector<bool> Bad; ///< per address; sized when the first is found
   uint32_t FirstAddr = UINT32_MAX;
   std::string First;
 
-  void add(uint32_t Addr, const std::string &Why) {
-    Addrs.push_back(Addr);
+  /// \p Why() describes the problem; it is called only for a new first
+  /// address, so that a history wrong everywhere is reported quickly.
+  template <typename Describe> void add(uint32_t Addr, size_t Addrs, Describe Why) {
+    if (Bad.empty())
+      Bad.resize(Addrs);
+    Bad[Addr] = true;
     if (Addr < FirstAddr) {
       FirstAddr = Addr;
-      First = Why;
+      First = Why();
     }
   }
 };
@@ -131,18 +135,21 @@ private:
     uint64_t Prev = InitKey;
     for (auto It = Begin; It != End; ++It) {
       if (It->Returned != Prev) {
-        F.add(A, "address " + std::to_string(A) + ": an operation that wrote " +
-                     shown(It->Operand) + " returned " + shown(It->Returned) +
-                     ", but the value before " + shown(It->Operand) +
-                     " can only have been " + shown(Prev));
+        F.add(A, Final.size(), [&] {
+          return "address " + std::to_string(A) + ": an operation that wrote " +
+                 shown(It->Operand) + " returned " + shown(It->Returned) +
+                 ", but the value before " + shown(It->Operand) +
+                 " can only have been " + shown(Prev);
+        });
         return;
       }
       Prev = It->Operand;
     }
     if (Prev != key(Final[A], Width))
-      F.add(A, "address " + std::to_string(A) + ": the writers end at " +
-                   shown(Prev) + " but memory holds " +
-                   hexBits(Final[A], Width));
+      F.add(A, Final.size(), [&] {
+        return "address " + std::to_string(A) + ": the writers end at " +
+               shown(Prev) + " but memory holds " + hexBits(Final[A], Width);
+      });
   }
 
   /// Whether \p Key is a value address \p A held: the initial one or a
@@ -164,11 +171,12 @@ private:
     for (uint32_t K = 0; K < Iters; ++K) {
       Order[K] = K;
       if (!isWriter(Mine[K]) && !held(Mine[K].Addr, key(Mine[K].Returned, Width)))
-        F.add(Mine[K].Addr, "address " + std::to_string(Mine[K].Addr) +
-                                ": invocation " + std::to_string(I) + " operation " +
-                                std::to_string(K) + " returned " +
-                                hexBits(Mine[K].Returned, Width) +
-                                ", which the address never held");
+        F.add(Mine[K].Addr, Final.size(), [&] {
+          return "address " + std::to_string(Mine[K].Addr) + ": invocation " +
+                 std::to_string(I) + " operation " + std::to_string(K) +
+                 " returned " + hexBits(Mine[K].Returned, Width) +
+                 ", which the address never held";
+        });
     }
     // Same address in program order: each one returns at least what the
     // one before it left.
@@ -181,11 +189,13 @@ private:
         continue;
       const uint64_t Left = std::max(key(Before.Returned, Width), key(Before.Operand, Width));
       if (key(After.Returned, Width) < Left)
-        F.add(After.Addr, "address " + std::to_string(After.Addr) + ": invocation " +
-                              std::to_string(I) + " operation " + std::to_string(Order[J]) +
-                              " returned " + hexBits(After.Returned, Width) +
-                              ", below what its operation " + std::to_string(Order[J - 1]) +
-                              " left there");
+        F.add(After.Addr, Final.size(), [&] {
+          return "address " + std::to_string(After.Addr) + ": invocation " +
+                 std::to_string(I) + " operation " + std::to_string(Order[J]) +
+                 " returned " + hexBits(After.Returned, Width) +
+                 ", below what its operation " + std::to_string(Order[J - 1]) +
+                 " left there";
+        });
     }
   }
 
@@ -196,17 +206,16 @@ private:
   HistoryVerdict verdict() {
     HistoryVerdict V;
     V.Ops = Ops.size();
-    std::vector<uint32_t> Bad;
     uint32_t FirstAddr = UINT32_MAX;
-    for (Findings &F : Found) {
-      Bad.insert(Bad.end(), F.Addrs.begin(), F.Addrs.end());
+    for (Findings &F : Found)
       if (F.FirstAddr < FirstAddr) {
         FirstAddr = F.FirstAddr;
         V.First = F.First;
       }
-    }
-    std::sort(Bad.begin(), Bad.end());
-    V.BadAddrs = static_cast<uint64_t>(std::unique(Bad.begin(), Bad.end()) - Bad.begin());
+    for (size_t A = 0; A < Final.size(); ++A)
+      V.BadAddrs += std::any_of(Found.begin(), Found.end(), [&](const Findings &F) {
+        return !F.Bad.empty() && F.Bad[A];
+      });
     return V;
   }
 

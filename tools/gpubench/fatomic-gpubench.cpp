@@ -13,12 +13,15 @@
 // run's time counts.  The data and the addresses are generated here, with
 // exactly the arithmetic of the shaders (tools/gpubench/variants.py).
 //
-// Where the result is used, the task also runs its module once more with
-// the specialization constant RECORD (constant_id 0) set, which makes every
-// operation store what it returned (binding 3, rets[i * iters + k]); the
-// returned values must be linearizable with the operands and that run's
-// final memory (MaxHistory.h).  That run is not timed; the timed runs use
-// the module as it is, where RECORD is false and the store is dead code.
+// A plan with "record": true (tasks whose result is used) runs, instead,
+// each task's module once with the specialization constant RECORD
+// (constant_id 0) set, which makes every operation store what it returned
+// (binding 3, rets[i * iters + k]): that run's memory is checked as above,
+// and the returned values must be linearizable with the operands and that
+// memory (MaxHistory.h).  Timed plans leave RECORD false, where the store
+// is dead code.  The two kinds of plan are separate so that the host's
+// check of 2^26 returned values, a second or more with the GPU idle, does
+// not come between the tasks that are timed (an idle GPU lowers its clocks).
 //
 // Results are appended to RESULTS.jsonl, one JSON object per line and
 // flushed at once, so that a caller can restart the plan after a crash or a
@@ -27,11 +30,12 @@
 //   {"event":"start", "task":I}           task I begins
 //   {"event":"result", "task":I, "status":"ok"|"wrong"|"unsupported"|"error",
 //    "ms":[...], "warmup_ms":[...], "median_ms":M, "wrong_runs":R,
-//    "wrong_addrs":A, "settle_runs":S, "message":"...", "shader_stats":{...},
-//    "returned_checked":N, "returned_wrong_addrs":W}
-//                                         returned_*: the used tasks'
-//                                         recording run: N operations checked,
-//                                         W addresses not linearizable
+//    "wrong_addrs":A, "settle_runs":S, "message":"...", "shader_stats":{...}}
+//   {"event":"result", "task":I, "status":..., "returned_checked":N,
+//    "returned_wrong_addrs":W, "message":"..."}
+//                                         a recording plan's result: N
+//                                         operations checked, W addresses
+//                                         not linearizable
 //                                         shader_stats: the driver's statistics
 //                                         of the compiled pipeline (NVIDIA:
 //                                         "Register Count", ...), empty where
@@ -62,6 +66,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -122,6 +127,8 @@ struct Plan {
   uint32_t SettleMs = 0;
   uint32_t Repeat = 5;
   uint32_t TimeoutS = 60;
+  /// One untimed recording run per task, its returned values checked.
+  bool Record = false;
   uint64_t TotalTasks = 0; ///< for progress lines (default: the plan's tasks)
   std::map<std::string, Variant> Variants;
   std::vector<Task> Tasks;
@@ -147,6 +154,7 @@ Plan loadPlan(const std::string &Path) {
     P.SettleMs = J.value("settle_ms", 0u);
     P.Repeat = J.value("repeat", 5u);
     P.TimeoutS = J.value("timeout_s", 60u);
+    P.Record = J.value("record", false);
     for (const auto &[Name, V] : J.at("variants").items()) {
       Variant Var;
       Var.Name = Name;
@@ -176,6 +184,8 @@ Plan loadPlan(const std::string &Path) {
         fail(ExitUsage, "task addrs must be a power of two");
       if (!P.Variants.count(Tk.VariantName))
         fail(ExitUsage, "task names unknown variant '" + Tk.VariantName + "'");
+      if (P.Record && !Tk.Used)
+        fail(ExitUsage, "a recording plan's tasks must use their result");
       P.Tasks.push_back(Tk);
     }
     P.TotalTasks = J.value("total_tasks", uint64_t{P.Tasks.size()});
@@ -517,7 +527,7 @@ private:
   uint64_t wrongAddresses(const Task &T, const Variant &V, uint32_t Run,
                           std::string &FirstWrong) const;
   /// A used task's recording run with \p Module: its memory and every
-  /// returned value checked; R's status and message updated.
+  /// returned value checked; R's status and message set.
   void checkReturned(const Task &T, const Variant &V, VkShaderModule Module,
                      json &R);
   /// The operations of the recording run just read back, for MaxHistory.
@@ -581,11 +591,9 @@ void Bench::setup() {
   Upload.create(G, std::max(ValsBytes, DstBytes),
                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   Readback.create(G, DstBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-  // Room for every operation's returned value where a task uses them.
-  const bool AnyUsed = std::any_of(P.Tasks.begin(), P.Tasks.end(),
-                                   [](const Task &T) { return T.Used; });
+  // Room for every operation's returned value in a recording plan.
   const VkDeviceSize RetsBytes =
-      AnyUsed ? VkDeviceSize{P.Invocations} * P.Iters * 8 : 8;
+      P.Record ? VkDeviceSize{P.Invocations} * P.Iters * 8 : 8;
   Rets.create(G, RetsBytes, Storage, false);
   RetsReadback.create(G, RetsBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
 
@@ -788,13 +796,19 @@ void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline,
   vkCmdUpdateBuffer(Cmd, Params.Handle, 0, sizeof Par, Par);
   VkBufferCopy In{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Upload.Handle, Dst.Handle, 1, &In);
+  // All ones, a NaN in either width: a returned value that the shader did
+  // not store fails the check.
+  if (Record)
+    vkCmdFillBuffer(Cmd, Rets.Handle, 0, VkDeviceSize{P.Invocations} * P.Iters * Bytes,
+                    0xFFFFFFFFu);
   // Timed as fatomic-vkrun times.
   fatomic::vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries,
                                    P.Invocations / P.LocalSize, 1, 1);
   VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
   if (Record) {
-    VkBufferCopy RetsCp{0, 0, VkDeviceSize{P.Invocations} * P.Iters * Bytes};
+    const VkDeviceSize RetsBytes = VkDeviceSize{P.Invocations} * P.Iters * Bytes;
+    VkBufferCopy RetsCp{0, 0, RetsBytes};
     vkCmdCopyBuffer(Cmd, Rets.Handle, RetsReadback.Handle, 1, &RetsCp);
   }
   fatomic::vk::recordHostReadBarrier(Cmd);
@@ -884,14 +898,21 @@ void Bench::collectHistory(const Task &T) {
 // values must be linearizable with it (MaxHistory.h).
 void Bench::checkReturned(const Task &T, const Variant &V, VkShaderModule Module,
                           json &R) {
+  using Clock = std::chrono::steady_clock;
+  auto Lap = [Last = Clock::now()]() mutable {
+    const auto Now = Clock::now();
+    const double Ms = std::chrono::duration<double, std::milli>(Now - Last).count();
+    Last = Now;
+    return std::round(Ms * 10) / 10;
+  };
   const VkPipeline Pipeline = createPipeline(Module, true);
   recordTask(T, V, Pipeline, true);
+  const double PipelineMs = Lap();
   std::memset(Readback.Mapped, 0xA5, VkDeviceSize{T.Addrs} * (T.Width / 8));
-  std::memset(RetsReadback.Mapped, 0xA5,
-              VkDeviceSize{P.Invocations} * P.Iters * (T.Width / 8));
-  const uint32_t Run = P.Warmup + P.Repeat; // after the timed runs
+  const uint32_t Run = 0;
   submitAndWait(Cmd, T.Id, static_cast<int>(Run));
   vkDestroyPipeline(G.Device, Pipeline, nullptr);
+  const double RunMs = Lap();
   std::string FirstWrong;
   const uint64_t WrongMemory = wrongAddresses(T, V, Run, FirstWrong);
   std::vector<uint64_t> Final(T.Addrs);
@@ -902,20 +923,19 @@ void Bench::checkReturned(const Task &T, const Variant &V, VkShaderModule Module
       Final[A] = fatomic::fromOrdered(Final[A], T.Width);
   }
   collectHistory(T);
+  const double CollectMs = Lap();
   const gpubench::HistoryVerdict H = gpubench::checkMaxHistory(
       T.Width, negativeInfinity(T.Width), Final, History, P.Iters,
       std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  R["record_ms"] = {{"pipeline", PipelineMs}, {"run", RunMs},
+                    {"collect", CollectMs}, {"check", Lap()}};
   R["returned_checked"] = H.Ops;
   R["returned_wrong_addrs"] = H.BadAddrs;
-  if (!WrongMemory && !H.BadAddrs)
-    return;
-  const std::string Why =
-      WrongMemory ? FirstWrong + " (the recording run)"
-                  : "returned values not linearizable at " +
-                        std::to_string(H.BadAddrs) + " addresses; " + H.First;
-  R["status"] = "wrong";
-  const std::string Before = R.value("message", std::string());
-  R["message"] = Before.empty() ? Why : Before + "; " + Why;
+  R["status"] = WrongMemory || H.BadAddrs ? "wrong" : "ok";
+  R["message"] = WrongMemory ? FirstWrong + " (the recording run)"
+                 : H.BadAddrs ? "returned values not linearizable at " +
+                                    std::to_string(H.BadAddrs) + " addresses; " + H.First
+                              : "";
 }
 
 void Bench::runTask(size_t Index) {
@@ -931,13 +951,15 @@ void Bench::runTask(size_t Index) {
     SM.pCode = Words.data();
     VkShaderModule Module;
     VK_CHECK(vkCreateShaderModule(G.Device, &SM, nullptr, &Module));
-    const VkPipeline Pipeline = createPipeline(Module, false);
-    R["shader_stats"] = G.statistics(Pipeline);
-    recordTask(T, V, Pipeline);
-    measure(T, V, R);
-    vkDestroyPipeline(G.Device, Pipeline, nullptr);
-    if (T.Used)
+    if (P.Record) {
       checkReturned(T, V, Module, R);
+    } else {
+      const VkPipeline Pipeline = createPipeline(Module, false);
+      R["shader_stats"] = G.statistics(Pipeline);
+      recordTask(T, V, Pipeline);
+      measure(T, V, R);
+      vkDestroyPipeline(G.Device, Pipeline, nullptr);
+    }
     vkDestroyShaderModule(G.Device, Module, nullptr);
   }
   Out.write(R);
@@ -959,6 +981,8 @@ void Bench::progress(size_t Index, const json &R) {
   }
   if (R.contains("returned_checked") && R["returned_wrong_addrs"] == 0)
     Line += ", returned values linearizable";
+  if (R.contains("record_ms"))
+    Line += " (ms: " + R["record_ms"].dump() + ")";
   if (R.contains("shader_stats") && R["shader_stats"].contains("Register Count"))
     Line += ", " + R["shader_stats"]["Register Count"].dump() + " registers";
   if (R.contains("message") && !R["message"].get<std::string>().empty())
@@ -973,14 +997,15 @@ const char *Usage =
     "Runs the tasks of a GPU benchmark plan (written by tools/gpubench/\n"
     "gpubench.py) on one Vulkan device, checks the final memory of every run\n"
     "against fatomic's reference model, and appends one JSON line per event\n"
-    "to RESULTS.jsonl.  Progress goes to stderr.  Where the result is used,\n"
-    "one more run, untimed, with specialization constant 0 (RECORD) true,\n"
-    "stores every returned value at binding 3; those must be linearizable.\n"
+    "to RESULTS.jsonl.  Progress goes to stderr.  A plan with \"record\": true\n"
+    "runs each task (result used) once, untimed, with specialization\n"
+    "constant 0 (RECORD) true, which stores every returned value at\n"
+    "binding 3, and checks that those are linearizable.\n"
     "\n"
     "plan (JSON):\n"
     "  { \"invocations\": 1048576, \"iters\": 64, \"local_size\": 256,\n"
     "    \"vals\": 1048576, \"seed\": 1, \"warmup\": 1, \"repeat\": 5,\n"
-    "    \"timeout_s\": 60,\n"
+    "    \"timeout_s\": 60, \"record\": false,\n"
     "    \"variants\": { \"NAME\": { \"memory\": \"ieee\"|\"encoded\",\n"
     "                  \"spv\": { \"f32-used\": \"x.spv\", \"f32-unused\": .., \n"
     "                           \"f64-used\": .., \"f64-unused\": .. } } },\n"

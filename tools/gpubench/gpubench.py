@@ -242,16 +242,19 @@ def read_events(path, offset):
     return events, end
 
 
-def run_plan(args, bench, bundle, manifest, tasks, log):
+def run_plan(args, bench, bundle, manifest, tasks, log, deadline, record=False, total=None):
     """Runs \\p tasks, restarting the runner after a timeout or crash, and
-    stopping it once --budget seconds have passed.  Returns (device event or
-    None, {task id: result}, exit status of a runner that ran nothing)."""
-    deadline = time.monotonic() + args.budget if args.budget > 0 else None
+    stopping it at \\p deadline (time.monotonic(), or None).  With \\p record,
+    each task's recording run instead of its timed runs; \\p total: the
+    number of tasks that progress lines count to.  Returns (device
+    event or None, {task id: result}, exit status of a runner that ran
+    nothing)."""
     results = {}
     device = None
     out = os.path.abspath(args.out)
-    plan_path = os.path.join(out, "gpubench-plan.json")
-    events_path = os.path.join(out, "gpubench-events.jsonl")
+    suffix = "-record" if record else ""
+    plan_path = os.path.join(out, "gpubench-plan%s.json" % suffix)
+    events_path = os.path.join(out, "gpubench-events%s.jsonl" % suffix)
     open(events_path, "w").close()
     offset = 0
     pending = list(tasks)
@@ -261,7 +264,9 @@ def run_plan(args, bench, bundle, manifest, tasks, log):
     while pending:
         plan = dict(invocations=args.invocations, iters=args.iters, local_size=manifest["local_size"],
                     vals=args.invocations, seed=args.seed, warmup=args.warmup, repeat=args.repeat,
-                    settle_ms=args.settle_ms, timeout_s=args.timeout, total_tasks=len(tasks),
+                    settle_ms=args.settle_ms, timeout_s=args.timeout,
+                    total_tasks=total or len(tasks),
+                    record=record,
                     variants={n: dict(memory=variants[n]["memory"],
                                       spv={k: os.path.join(bundle, p) for k, p in variants[n]["spv"].items()})
                               for n in sorted({t["variant"] for t in pending})},
@@ -344,6 +349,21 @@ def run_plan(args, bench, bundle, manifest, tasks, log):
     return device, results, 0
 
 
+def merge_recorded(results, recorded):
+    """Adds each recording run's verdict to its task's result: a wrong or
+    failed recording run makes the task wrong or failed."""
+    for tid, rec in recorded.items():
+        r = results.setdefault(tid, dict(task=tid, status="error", message="no result"))
+        if "returned_checked" in rec:
+            r["returned_checked"] = rec["returned_checked"]
+            r["returned_wrong_addrs"] = rec["returned_wrong_addrs"]
+        if rec.get("status") != "ok" and r.get("status") == "ok":
+            r["status"] = rec.get("status")
+        if rec.get("status") != "ok":
+            why = "recording run: %s: %s" % (rec.get("status"), rec.get("message", ""))
+            r["message"] = (r.get("message") + "; " if r.get("message") else "") + why
+
+
 def control_verdict_right(row):
     """Whether a negative control's task came out as it must: wrong in the
     cells its wrong_in names, ok in the others."""
@@ -422,7 +442,17 @@ def run(args):
         for h in header:
             say(h)
             log.write(h + "\n")
-        device, results, rc = run_plan(args, bench, bundle, manifest, tasks, log)
+        deadline = time.monotonic() + args.budget if args.budget > 0 else None
+        device, results, rc = run_plan(args, bench, bundle, manifest, tasks, log, deadline)
+        # The used tasks' returned values, in a pass of their own (the
+        # runner's header says why).
+        used = [t for t in tasks if t["used"]]
+        if used and not args.no_record and (device is not None or not rc):
+            say("== recording runs: the returned values of %d used tasks" % len(used))
+            log.write("== recording runs: the returned values of %d used tasks\n" % len(used))
+            _, recorded, _ = run_plan(args, bench, bundle, manifest, used, log, deadline,
+                                      record=True, total=len(tasks))
+            merge_recorded(results, recorded)
         rows = []
         for t in tasks:
             r = results.get(t["id"], dict(status="error", message="no result"))
@@ -560,7 +590,9 @@ def build_parser():
                    help="powers of two (default 1,1024,1048576)")
     r.add_argument("--variants", type=parse_list, help="comma-separated (default: all)")
     r.add_argument("--control", action="store_true",
-                   help="also run the negative control, which must be reported wrong")
+                   help="also run the negative controls, which must be reported wrong")
+    r.add_argument("--no-record", action="store_true",
+                   help="skip the recording runs that check the used tasks' returned values")
     r.add_argument("--max-restarts", type=int, default=20)
     r.add_argument("--budget", type=int, default=540,
                    help="stop after this many seconds of wall time and write the results "
