@@ -78,6 +78,13 @@ struct PipelineCreateFlags2 {
   uint64_t flags;
 };
 constexpr auto PipelineCreateFlags2Type = VkStructureType(1000470005);
+/// VkPhysicalDeviceMaintenance5FeaturesKHR, likewise.
+struct Maintenance5Features {
+  VkStructureType sType;
+  void *pNext;
+  VkBool32 maintenance5;
+};
+constexpr auto Maintenance5FeaturesType = VkStructureType(1000470000);
 } // namespace
 
 namespace {
@@ -154,6 +161,9 @@ struct Probe {
   VkDevice Device = VK_NULL_HANDLE;
   VkPhysicalDeviceFeatures Core{}; ///< the core features enabled
   /// Enabled for --early-return (the flag needs it).
+  /// --flags2 on a device with VK_KHR_maintenance5: enabled, so that the
+  /// driver reads the chained flags as the layer does.
+  Maintenance5Features Maintenance5{Maintenance5FeaturesType, nullptr, VK_FALSE};
   VkPhysicalDevicePipelineCreationCacheControlFeaturesEXT CacheControl{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES_EXT};
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT F2{
@@ -265,6 +275,11 @@ struct Probe {
     if (BatchFlags)
       CacheControl.pipelineCreationCacheControl =
           enableListed(Exts, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
+    // maintenance5 needs dynamic rendering, core only from Vulkan 1.3.
+    if (Flags2Struct && enableListed(Exts, "VK_KHR_maintenance5")) {
+      Maintenance5.maintenance5 = VK_TRUE;
+      enableListed(Exts, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+    }
     bool HasShaderObject = false;
     if (WantShaderObject) {
       const bool Objects = enableListed(Exts, VK_EXT_SHADER_OBJECT_EXTENSION_NAME);
@@ -340,6 +355,10 @@ struct Probe {
     if (CacheControl.pipelineCreationCacheControl) {
       CacheControl.pNext = F2.pNext;
       F2.pNext = &CacheControl;
+    }
+    if (Maintenance5.maintenance5) {
+      Maintenance5.pNext = F2.pNext;
+      F2.pNext = &Maintenance5;
     }
     VkDeviceCreateInfo CI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &F1};
     CI.pEnabledFeatures = &Core;

@@ -186,7 +186,11 @@ chain_checks() {
 
 # module_checks DIR: a compute pipeline batch with an f16 module among f64
 # and f32 ones creates all but the f16 pipeline (test/layer/
-# pipeline-batch.test on lavapipe), and the identifier of a create info is
+# pipeline-batch.test on lavapipe); with the batch's flags in a chained
+# VkPipelineCreateFlags2CreateInfoKHR, on a device with maintenance5
+# enabled (lavapipe 22.3 has none), an EARLY_RETURN_ON_FAILURE batch stops
+# at the refused pipeline and a pipeline deriving from it is not created;
+# and the identifier of a create info is
 # that of the module created from it, which the layer lowered
 # (VK_EXT_shader_module_identifier; lavapipe has none).  Prints "modules: N
 # failed".
@@ -204,6 +208,26 @@ module_checks() {
   grep -q "min-f64.spv: batch pipeline 0: created" <<<"$out" || bad=$((bad + 1))
   grep -q "min-f16.spv: batch pipeline 1: null" <<<"$out" || bad=$((bad + 1))
   grep -q "min-f32.spv: batch pipeline 2: created" <<<"$out" || bad=$((bad + 1))
+  local early base
+  early=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER "$probe" --pipeline-batch \
+    --early-return --flags2 "$dir/min-f64.spv" "$dir/min-f16.spv" "$dir/min-f32.spv" 2>&1) &&
+    bad=$((bad + 1))
+  base=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER "$probe" --pipeline-batch \
+    --derive-from 1 --flags2 "$dir/min-f32.spv" "$dir/min-f16.spv" "$dir/min-f64.spv" 2>&1) &&
+    bad=$((bad + 1))
+  if grep -q "^VK_KHR_maintenance5: listed" <<<"$early"; then
+    echo "-- flags2 (maintenance5 enabled), --early-return and --derive-from 1:"
+    printf '%s\n%s\n' "$early" "$base" | grep -E "^pipeline batch|batch pipeline"
+    grep -q "min-f64.spv: batch pipeline 0: created" <<<"$early" || bad=$((bad + 1))
+    grep -q "min-f16.spv: batch pipeline 1: null" <<<"$early" || bad=$((bad + 1))
+    grep -q "min-f32.spv: batch pipeline 2: null" <<<"$early" || bad=$((bad + 1))
+    grep -q "min-f32.spv: batch pipeline 0: created" <<<"$base" || bad=$((bad + 1))
+    grep -q "min-f16.spv: batch pipeline 1: null" <<<"$base" || bad=$((bad + 1))
+    grep -q "min-f64.spv: batch pipeline 2: null" <<<"$base" || bad=$((bad + 1))
+    grep -q "pipeline 2 derives from pipeline 1, which is not created" <<<"$base" || bad=$((bad + 1))
+  else
+    echo "no VK_KHR_maintenance5: the flags2 batches not checked"
+  fi
   out=$(VK_ADD_LAYER_PATH="$BUNDLE/layer" VK_INSTANCE_LAYERS=$LAYER "$probe" \
     --identifier "$dir/min-f64.spv" "$dir/min-f32.spv" 2>&1)
   case $? in
