@@ -40,35 +40,6 @@ struct Messages {
   }
 };
 
-const char *const MinMaxModule = R"(
-               OpCapability Shader
-               OpCapability AtomicFloat32MinMaxEXT
-               OpExtension "SPV_EXT_shader_atomic_float_min_max"
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main" %buf
-               OpExecutionMode %main LocalSize 64 1 1
-               OpDecorate %Buf Block
-               OpMemberDecorate %Buf 0 Offset 0
-               OpDecorate %buf DescriptorSet 0
-               OpDecorate %buf Binding 0
-       %void = OpTypeVoid
-    %fn_void = OpTypeFunction %void
-      %float = OpTypeFloat 32
-       %uint = OpTypeInt 32 0
-        %Buf = OpTypeStruct %float
-    %ptr_Buf = OpTypePointer StorageBuffer %Buf
-  %ptr_float = OpTypePointer StorageBuffer %float
-        %buf = OpVariable %ptr_Buf StorageBuffer
-     %uint_0 = OpConstant %uint 0
-     %device = OpConstant %uint 1
-    %float_2 = OpConstant %float 2
-       %main = OpFunction %void None %fn_void
-      %entry = OpLabel
-         %pf = OpAccessChain %ptr_float %buf %uint_0
-          %r = OpAtomicFMaxEXT %float %pf %device %uint_0 %float_2
-               OpReturn
-               OpFunctionEnd
-)";
 
 // The size check's message is built in a std::string: where that fails,
 // the call still returns (out of memory) instead of throwing.
@@ -106,7 +77,7 @@ TEST(CApiOutOfMemory, LowerSizeCheck) {
 }
 
 TEST(CApiOutOfMemory, Lower) {
-  const std::vector<uint32_t> Words = fatomic::test::assemble(MinMaxModule);
+  const std::vector<uint32_t> Words = fatomic::test::assemble(fatomic::test::BufferMaxModule);
   ASSERT_FALSE(Words.empty());
   uint32_t *Out = nullptr;
   size_t OutCount = 0;

@@ -29,36 +29,7 @@ using fatomic::test::validationError;
 
 namespace {
 
-// One f32 atomic max through an access chain into a storage buffer block.
-const char *const BufferModule = R"(
-               OpCapability Shader
-               OpCapability AtomicFloat32MinMaxEXT
-               OpExtension "SPV_EXT_shader_atomic_float_min_max"
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main" %buf
-               OpExecutionMode %main LocalSize 64 1 1
-               OpDecorate %Buf Block
-               OpMemberDecorate %Buf 0 Offset 0
-               OpDecorate %buf DescriptorSet 0
-               OpDecorate %buf Binding 0
-       %void = OpTypeVoid
-    %fn_void = OpTypeFunction %void
-      %float = OpTypeFloat 32
-       %uint = OpTypeInt 32 0
-        %Buf = OpTypeStruct %float
-    %ptr_Buf = OpTypePointer StorageBuffer %Buf
-  %ptr_float = OpTypePointer StorageBuffer %float
-        %buf = OpVariable %ptr_Buf StorageBuffer
-     %uint_0 = OpConstant %uint 0
-     %device = OpConstant %uint 1
-    %float_2 = OpConstant %float 2
-       %main = OpFunction %void None %fn_void
-      %entry = OpLabel
-         %pf = OpAccessChain %ptr_float %buf %uint_0
-          %r = OpAtomicFMaxEXT %float %pf %device %uint_0 %float_2
-               OpReturn
-               OpFunctionEnd
-)";
+using fatomic::test::BufferMaxModule;
 
 struct Result {
   PassStatus Status;
@@ -112,7 +83,7 @@ void moveInstruction(std::vector<uint32_t> &W, size_t From, size_t To) {
 }
 
 TEST(PassBadInput, GoodModuleLowers) {
-  const Result R = lower(assemble(BufferModule));
+  const Result R = lower(assemble(BufferMaxModule));
   EXPECT_EQ(R.Status, PassStatus::SuccessWithChange);
   EXPECT_TRUE(R.Errors.empty());
 }
@@ -122,13 +93,13 @@ TEST(PassBadInput, Empty) {
 }
 
 TEST(PassBadInput, HeaderOnly) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W.resize(5);
   expectRejected(W, FailureKind::InvalidModule, "module has no OpMemoryModel");
 }
 
 TEST(PassBadInput, WrongMagic) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W[0] = 0xDEADBEEF;
   expectRejected(W, FailureKind::InvalidModule, "bad magic 0xdeadbeef");
 }
@@ -136,7 +107,7 @@ TEST(PassBadInput, WrongMagic) {
 // A version word spvBinaryParse does not know: it reported "Internal
 // error: unhandled header parse failure", which reads as a bug of its own.
 TEST(PassBadInput, UnknownVersion) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W[1] = 0x00010700;
   expectRejected(W, FailureKind::InvalidModule,
                  "unsupported SPIR-V version word 0x00010700: fatomic reads SPIR-V 1.0 to 1.6");
@@ -147,7 +118,7 @@ TEST(PassBadInput, UnknownVersion) {
 }
 
 TEST(PassBadInput, IdBoundZeroAndTooBig) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W[3] = 0;
   expectRejected(W, FailureKind::InvalidModule, "id bound 0 is out of range");
   W[3] = 0x400001;
@@ -155,20 +126,20 @@ TEST(PassBadInput, IdBoundZeroAndTooBig) {
 }
 
 TEST(PassBadInput, WordCountZero) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W[5] &= 0xFFFF;
   expectRejected(W, FailureKind::InvalidModule, "Invalid instruction word count: 0");
 }
 
 TEST(PassBadInput, WordCountPastTheEnd) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t End = find(W, spv::Op::OpFunctionEnd);
   W[End] = (4u << 16) | (W[End] & 0xFFFF);
   expectRejected(W, FailureKind::InvalidModule, "stated word count is 4");
 }
 
 TEST(PassBadInput, Truncated) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W.pop_back(); // OpFunctionEnd
   expectRejected(W, FailureKind::InvalidModule, "the last function has no OpFunctionEnd");
 }
@@ -177,7 +148,7 @@ TEST(PassBadInput, CodeOutsideABlock) {
   // The access chain moved in front of the OpLabel: only debug
   // instructions may stand there.  (%14 is %pf: the assembler numbers the
   // names, and nothing here carries OpName.)
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   moveInstruction(W, find(W, spv::Op::OpAccessChain), find(W, spv::Op::OpLabel));
   expectRejected(W, FailureKind::InvalidModule,
                  "instruction outside a block in a function: %14 = OpAccessChain");
@@ -186,7 +157,7 @@ TEST(PassBadInput, CodeOutsideABlock) {
 TEST(PassBadInput, ConstantInAFunction) {
   // The constant 2.0 moved into the entry block, after the OpLabel: a
   // type or constant there would be invisible to the pass's type lookups.
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Label = find(W, spv::Op::OpLabel);
   size_t Two = find(W, spv::Op::OpConstant);
   for (int K = 0; K < 2; ++K) // past %uint_0 and %device
@@ -198,7 +169,7 @@ TEST(PassBadInput, ConstantInAFunction) {
 
 TEST(PassBadInput, GlobalAfterAFunction) {
   // The variable moved after the function.
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   moveInstruction(W, find(W, spv::Op::OpVariable), W.size());
   // The constants after it are now after the function too; the first of
   // them is what the reader meets.
@@ -206,14 +177,14 @@ TEST(PassBadInput, GlobalAfterAFunction) {
 }
 
 TEST(PassBadInput, UnknownOpcode) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Fn = find(W, spv::Op::OpFunction);
   W[Fn] = (W[Fn] & 0xFFFF0000) | 0xFFF0;
   expectRejected(W, FailureKind::InvalidModule, "Invalid opcode: 65520");
 }
 
 TEST(PassBadInput, ResultIdNotBelowBound) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   // %r is the largest id; a bound equal to it leaves it out.
   W[3] = W[find(W, spv::Op::OpAtomicFMaxEXT) + 2];
   expectRejected(W, FailureKind::InvalidModule, "is not below the id bound");
@@ -222,7 +193,7 @@ TEST(PassBadInput, ResultIdNotBelowBound) {
 TEST(PassBadInput, OperandIdAtOrAboveBound) {
   // The atomic's value operand names an id past the bound, which nothing
   // defines and which the pass's own new ids would define.
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Atomic = find(W, spv::Op::OpAtomicFMaxEXT);
   W[Atomic + 6] = W[3] + 3;
   expectRejected(W, FailureKind::InvalidModule,
@@ -230,14 +201,14 @@ TEST(PassBadInput, OperandIdAtOrAboveBound) {
 }
 
 TEST(PassBadInput, IntegerOfAnOddWidth) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   W[find(W, spv::Op::OpTypeInt) + 2] = 0xFF000040;
   expectRejected(W, FailureKind::InvalidModule,
                  "= OpTypeInt has width 4278190144, not 8, 16, 32 or 64");
 }
 
 TEST(PassBadInput, ResultIdDefinedTwice) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Var = find(W, spv::Op::OpVariable);
   const uint32_t N = W[Var] >> 16;
   W.insert(W.begin() + Var + N, W.begin() + Var, W.begin() + Var + N);
@@ -249,7 +220,7 @@ TEST(PassBadInput, ResultIdDefinedTwice) {
 // the module would come back in the host's order.  fatomic-opt swaps a
 // big-endian file before it gets here (bad-input/big-endian.test).
 TEST(PassBadInput, ByteSwappedWordsAreRefused) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   for (uint32_t &X : W)
     X = __builtin_bswap32(X);
   expectRejected(W, FailureKind::InvalidModule,
@@ -260,7 +231,7 @@ TEST(PassBadInput, ByteSwappedWordsAreRefused) {
 // the entry point's interface: an OpEntryPoint already at the 65535-word
 // limit cannot take them.
 TEST(PassBadInput, EntryPointAtTheWordLimit) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Ep = find(W, spv::Op::OpEntryPoint);
   const uint32_t N = W[Ep] >> 16;
   const uint32_t Var = W[Ep + N - 1]; // %buf, the last interface id
@@ -274,7 +245,7 @@ TEST(PassBadInput, EntryPointAtTheWordLimit) {
 // Found by fuzz-pass (test/fuzz/regressions/pass): an access chain index
 // into an id that is no type was followed as if it were one.
 TEST(PassBadInput, AccessChainIntoUndefinedType) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   // %Buf's only member becomes %main, which is not a type.
   const size_t Struct = find(W, spv::Op::OpTypeStruct);
   W[Struct + 2] = W[find(W, spv::Op::OpFunction) + 2];
@@ -284,7 +255,7 @@ TEST(PassBadInput, AccessChainIntoUndefinedType) {
 
 TEST(PassBadInput, PointerChainInACircle) {
   // The access chain's base is its own result.
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t Ac = find(W, spv::Op::OpAccessChain);
   W[Ac + 3] = W[Ac + 2];
   expectRejected(W, FailureKind::InvalidModule, "goes round in a circle");
@@ -294,7 +265,7 @@ TEST(PassBadInput, PointerChainInACircle) {
 // Process, and lastFailure() still names the error's kind (before, it said
 // None, as Process had not yet copied the kind from the lowering).
 TEST(PassBadInput, ThrowingConsumerKeepsTheFailureKind) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   const size_t A = find(W, spv::Op::OpAtomicFMaxEXT);
   W[A + 1] = W[find(W, spv::Op::OpTypeInt) + 1]; // the result type becomes %uint
   const std::vector<uint32_t> Before = W;
@@ -307,7 +278,7 @@ TEST(PassBadInput, ThrowingConsumerKeepsTheFailureKind) {
 }
 
 TEST(PassBadInput, PointeeIsNotTheResultType) {
-  std::vector<uint32_t> W = assemble(BufferModule);
+  std::vector<uint32_t> W = assemble(BufferMaxModule);
   // The atomic's result type becomes %uint.
   const size_t A = find(W, spv::Op::OpAtomicFMaxEXT);
   W[A + 1] = W[find(W, spv::Op::OpTypeInt) + 1];

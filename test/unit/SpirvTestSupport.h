@@ -98,6 +98,38 @@ auto opcodesOf(const ModuleT &M, const RefsT &Refs)
   return Ops;
 }
 
+/// One f32 atomic max through an access chain into a storage buffer
+/// block: the smallest module the pass lowers.
+inline const char *const BufferMaxModule = R"(
+               OpCapability Shader
+               OpCapability AtomicFloat32MinMaxEXT
+               OpExtension "SPV_EXT_shader_atomic_float_min_max"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %buf
+               OpExecutionMode %main LocalSize 64 1 1
+               OpDecorate %Buf Block
+               OpMemberDecorate %Buf 0 Offset 0
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+    %fn_void = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+        %Buf = OpTypeStruct %float
+    %ptr_Buf = OpTypePointer StorageBuffer %Buf
+  %ptr_float = OpTypePointer StorageBuffer %float
+        %buf = OpVariable %ptr_Buf StorageBuffer
+     %uint_0 = OpConstant %uint 0
+     %device = OpConstant %uint 1
+    %float_2 = OpConstant %float 2
+       %main = OpFunction %void None %fn_void
+      %entry = OpLabel
+         %pf = OpAccessChain %ptr_float %buf %uint_0
+          %r = OpAtomicFMaxEXT %float %pf %device %uint_0 %float_2
+               OpReturn
+               OpFunctionEnd
+)";
+
 } // namespace test
 } // namespace fatomic
 
