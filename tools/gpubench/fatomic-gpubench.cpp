@@ -198,6 +198,9 @@ Plan loadPlan(const std::string &Path) {
                     "local_size");
   if (P.Iters == 0 || P.NumVals == 0 || P.Repeat == 0 || P.TimeoutS == 0)
     fail(ExitUsage, "plan: iters, vals, repeat and timeout_s must be positive");
+  // The shaders index the recorded values by the 32-bit i * iters + k.
+  if (P.Record && uint64_t{P.Invocations} * P.Iters > (uint64_t{1} << 32))
+    fail(ExitUsage, "plan: a recording plan needs invocations x iters <= 2^32");
   return P;
 }
 
@@ -532,6 +535,10 @@ private:
                      json &R);
   /// The operations of the recording run just read back, for MaxHistory.
   void collectHistory(const Task &T);
+  /// The bytes of \p T's recorded values.
+  VkDeviceSize retsBytes(const Task &T) const {
+    return VkDeviceSize{P.Invocations} * P.Iters * (T.Width / 8);
+  }
 
   Gpu &G;
   const Plan &P;
@@ -718,7 +725,7 @@ void Bench::prepareCell(const Task &T) {
       {Vals.Handle, 0, VkDeviceSize{P.NumVals} * Bytes},
       {Dst.Handle, 0, VkDeviceSize{T.Addrs} * Bytes},
       {Params.Handle, 0, 16},
-      {Rets.Handle, 0, VK_WHOLE_SIZE}};
+      {Rets.Handle, 0, P.Record ? retsBytes(T) : VK_WHOLE_SIZE}};
   VkWriteDescriptorSet W[4] = {};
   for (uint32_t I = 0; I < 4; ++I) {
     W[I].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -799,16 +806,14 @@ void Bench::recordTask(const Task &T, const Variant &V, VkPipeline Pipeline,
   // All ones, a NaN in either width: a returned value that the shader did
   // not store fails the check.
   if (Record)
-    vkCmdFillBuffer(Cmd, Rets.Handle, 0, VkDeviceSize{P.Invocations} * P.Iters * Bytes,
-                    0xFFFFFFFFu);
+    vkCmdFillBuffer(Cmd, Rets.Handle, 0, retsBytes(T), 0xFFFFFFFFu);
   // Timed as fatomic-vkrun times.
   fatomic::vk::recordTimedDispatch(Cmd, Pipeline, PipeLayout, Set, Queries,
                                    P.Invocations / P.LocalSize, 1, 1);
   VkBufferCopy OutCp{0, 0, VkDeviceSize{T.Addrs} * Bytes};
   vkCmdCopyBuffer(Cmd, Dst.Handle, Readback.Handle, 1, &OutCp);
   if (Record) {
-    const VkDeviceSize RetsBytes = VkDeviceSize{P.Invocations} * P.Iters * Bytes;
-    VkBufferCopy RetsCp{0, 0, RetsBytes};
+    VkBufferCopy RetsCp{0, 0, retsBytes(T)};
     vkCmdCopyBuffer(Cmd, Rets.Handle, RetsReadback.Handle, 1, &RetsCp);
   }
   fatomic::vk::recordHostReadBarrier(Cmd);
@@ -944,7 +949,12 @@ void Bench::runTask(size_t Index) {
   json R = {{"event", "result"}, {"task", T.Id}};
   Out.write({{"event", "start"}, {"task", T.Id}});
   std::vector<uint32_t> Words;
-  if (loadTaskModule(T, V, R, Words)) {
+  if (P.Record && retsBytes(T) > G.Props.limits.maxStorageBufferRange) {
+    R["status"] = "error";
+    R["message"] = "the recorded values (" + std::to_string(retsBytes(T)) +
+                   " bytes) exceed the device's maxStorageBufferRange (" +
+                   std::to_string(G.Props.limits.maxStorageBufferRange) + ")";
+  } else if (loadTaskModule(T, V, R, Words)) {
     prepareCell(T);
     VkShaderModuleCreateInfo SM{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     SM.codeSize = Words.size() * 4;

@@ -314,6 +314,15 @@ def run_plan(args, bench, bundle, manifest, tasks, log, deadline, record=False, 
             for t in missing:
                 results[t["id"]] = dict(task=t["id"], status="error", message="runner skipped it")
             break
+        # Killed for the budget, whether or not a task had started.
+        if over_budget.is_set():
+            say("gpubench: the time budget (--budget %d s) is spent; stopping" % args.budget)
+            for t in pending:
+                if t["id"] not in results:
+                    results[t["id"]] = dict(task=t["id"], status="not run",
+                                            message="the time budget (--budget %d s) was spent"
+                                                    % args.budget)
+            break
         if started is None:
             # Failed before or between tasks: nothing to blame; give up.
             for t in pending:
@@ -322,14 +331,6 @@ def run_plan(args, bench, bundle, manifest, tasks, log, deadline, record=False, 
                                             message="runner exited %d: %s" % (rc, " | ".join(tail[-3:])))
             if not results or all(r["status"] == "error" for r in results.values()):
                 return device, results, rc
-            break
-        if over_budget.is_set():
-            say("gpubench: the time budget (--budget %d s) is spent; stopping" % args.budget)
-            for t in pending:
-                if t["id"] not in results:
-                    results[t["id"]] = dict(task=t["id"], status="not run",
-                                            message="the time budget (--budget %d s) was spent"
-                                                    % args.budget)
             break
         if timeout_event is not None and timeout_event["task"] == started:
             results[started] = dict(task=started, status="timeout",
@@ -349,25 +350,33 @@ def run_plan(args, bench, bundle, manifest, tasks, log, deadline, record=False, 
     return device, results, 0
 
 
-def merge_recorded(results, recorded):
+def merge_recorded(results, recorded, budget):
     """Adds each recording run's verdict to its task's result: a wrong or
-    failed recording run makes the task wrong or failed."""
+    failed recording run makes the task wrong or failed; one the time budget
+    left out leaves the task as it was, its returned values unchecked."""
     for tid, rec in recorded.items():
-        r = results.setdefault(tid, dict(task=tid, status="error", message="no result"))
+        r = results[tid]
+        status = rec.get("status")
+        if status == "not run":
+            why = "returned values not checked: the time budget (--budget %d s) was spent" % budget
+        elif status == "ok":
+            why = ""
+        else:
+            r["status"] = status
+            why = "recording run: %s: %s" % (status, rec.get("message", ""))
         if "returned_checked" in rec:
             r["returned_checked"] = rec["returned_checked"]
             r["returned_wrong_addrs"] = rec["returned_wrong_addrs"]
-        if rec.get("status") != "ok" and r.get("status") == "ok":
-            r["status"] = rec.get("status")
-        if rec.get("status") != "ok":
-            why = "recording run: %s: %s" % (rec.get("status"), rec.get("message", ""))
+        if why:
             r["message"] = (r.get("message") + "; " if r.get("message") else "") + why
 
 
 def control_verdict_right(row):
     """Whether a negative control's task came out as it must: wrong in the
-    cells its wrong_in names, ok in the others."""
-    must_fail = V.CONTROLS[row["variant"]]["wrong_in"] == "every" or row["used"]
+    cells its wrong_in names (for "used": where the returned values were
+    checked), ok in the others."""
+    must_fail = (V.CONTROLS[row["variant"]]["wrong_in"] == "every" or
+                 (row["used"] and "returned_checked" in row))
     return row["status"] == ("wrong" if must_fail else "ok")
 
 
@@ -445,14 +454,17 @@ def run(args):
         deadline = time.monotonic() + args.budget if args.budget > 0 else None
         device, results, rc = run_plan(args, bench, bundle, manifest, tasks, log, deadline)
         # The used tasks' returned values, in a pass of their own (the
-        # runner's header says why).
-        used = [t for t in tasks if t["used"]]
-        if used and not args.no_record and (device is not None or not rc):
-            say("== recording runs: the returned values of %d used tasks" % len(used))
-            log.write("== recording runs: the returned values of %d used tasks\n" % len(used))
-            _, recorded, _ = run_plan(args, bench, bundle, manifest, used, log, deadline,
-                                      record=True, total=len(tasks))
-            merge_recorded(results, recorded)
+        # runner's header says why), for the tasks whose timed runs passed.
+        used = [t for t in tasks if t["used"] and results.get(t["id"], {}).get("status") == "ok"]
+        if used and not args.no_record:
+            if deadline is not None and time.monotonic() >= deadline:
+                recorded = {t["id"]: dict(task=t["id"], status="not run") for t in used}
+            else:
+                say("== recording runs: the returned values of %d used tasks" % len(used))
+                log.write("== recording runs: the returned values of %d used tasks\n" % len(used))
+                _, recorded, _ = run_plan(args, bench, bundle, manifest, used, log, deadline,
+                                          record=True, total=len(tasks))
+            merge_recorded(results, recorded, args.budget)
         rows = []
         for t in tasks:
             r = results.get(t["id"], dict(status="error", message="no result"))
@@ -497,6 +509,12 @@ def run(args):
         verdict = ["== device: %s (%s)" % (meta["device"], meta["driver"]),
                    "== %s in %.0f s" % (", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
                                         elapsed)]
+        unchecked = [r for r in rows if r["variant"] not in V.CONTROLS and r["used"] and
+                     r["status"] == "ok" and "returned_checked" not in r]
+        if unchecked:
+            verdict.append("== returned values of %d used tasks not checked%s"
+                           % (len(unchecked), " (--no-record)" if args.no_record else
+                              " (the time budget was spent)"))
         recorded = [r for r in rows if r["variant"] not in V.CONTROLS and "returned_checked" in r]
         if recorded:
             verdict.append("== returned values of %d used tasks checked (%d operations each): "

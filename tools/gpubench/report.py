@@ -287,6 +287,8 @@ def markdown(meta, cells, plot_name, notes):
             elif status == "wrong" and not wrong and r.get("returned_wrong_addrs"):
                 wrong_s = "**returned values** (%s addresses not linearizable)" % (
                     r["returned_wrong_addrs"])
+            elif status == "wrong" and not wrong:
+                wrong_s = "**the recording run**: %s" % r.get("message", "")
             elif status == "wrong":
                 wrong_s = "**%s of %s runs** (%s addresses)" % (wrong, len(r.get("ms", [])) +
                                                                len(r.get("warmup_ms", [])),
