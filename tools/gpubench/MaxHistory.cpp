@@ -8,13 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxHistory.h"
+#include "Parallel.h"
 
 #include "fatomic/OrderMap.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <thread>
 
 namespace gpubench {
 namespace {
@@ -52,19 +52,6 @@ std::string hexBits(uint64_t Bits, unsigned Width) {
   return Buf;
 }
 
-/// Runs Work(T, Begin, End) on \p Threads threads over [0, N).
-template <typename Fn> void parallel(unsigned Threads, uint64_t N, Fn Work) {
-  std::vector<std::thread> Pool;
-  auto Range = [&](unsigned T) {
-    Work(T, N * T / Threads, N * (T + 1) / Threads);
-  };
-  for (unsigned T = 1; T < Threads; ++T)
-    Pool.emplace_back(Range, T);
-  Range(0);
-  for (std::thread &Th : Pool)
-    Th.join();
-}
-
 class HistoryCheck {
 public:
   HistoryCheck(unsigned Width, uint64_t Init, const std::vector<uint64_t> &Final,
@@ -74,11 +61,11 @@ public:
 
   HistoryVerdict run() {
     bucketWriters();
-    parallel(Threads, Final.size(), [&](unsigned T, uint64_t B, uint64_t E) {
+    parallelParts(Threads, Final.size(), [&](unsigned T, uint64_t B, uint64_t E) {
       for (uint64_t A = B; A < E; ++A)
         walkChain(static_cast<uint32_t>(A), Found[T]);
     });
-    parallel(Threads, Ops.size() / Iters, [&](unsigned T, uint64_t B, uint64_t E) {
+    parallelParts(Threads, Ops.size() / Iters, [&](unsigned T, uint64_t B, uint64_t E) {
       std::vector<uint32_t> Order(Iters);
       for (uint64_t I = B; I < E; ++I)
         checkInvocation(I, Order, Found[T]);
@@ -100,7 +87,7 @@ private:
     const uint64_t Addrs = Final.size();
     const uint64_t Invocations = Ops.size() / Iters;
     std::vector<std::vector<uint64_t>> Count(Threads, std::vector<uint64_t>(Addrs));
-    parallel(Threads, Invocations, [&](unsigned T, uint64_t B, uint64_t E) {
+    parallelParts(Threads, Invocations, [&](unsigned T, uint64_t B, uint64_t E) {
       for (uint64_t I = B * Iters; I < E * Iters; ++I)
         if (isWriter(Ops[I]))
           ++Count[T][Ops[I].Addr];
@@ -116,7 +103,7 @@ private:
       Start[A + 1] = Next;
     }
     Writers.resize(Start[Addrs]);
-    parallel(Threads, Invocations, [&](unsigned T, uint64_t B, uint64_t E) {
+    parallelParts(Threads, Invocations, [&](unsigned T, uint64_t B, uint64_t E) {
       for (uint64_t I = B * Iters; I < E * Iters; ++I)
         if (isWriter(Ops[I]))
           Writers[Count[T][Ops[I].Addr]++] = {key(Ops[I].Operand, Width),

@@ -51,6 +51,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaxHistory.h"
+#include "Parallel.h"
 #include "SpirvInfo.h"
 #include "VulkanContext.h"
 
@@ -269,17 +270,12 @@ std::vector<uint64_t> referenceMemory(const Plan &P, unsigned Width,
   using fatomic::FloatOp;
   using fatomic::NanPolicy;
   const uint64_t Init = negativeInfinity(Width);
-  unsigned Threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  Threads = std::min<unsigned>(Threads, P.Invocations);
+  const unsigned Threads = std::min<unsigned>(gpubench::hostThreads(), P.Invocations);
   std::vector<std::vector<uint64_t>> Part(Threads,
                                           std::vector<uint64_t>(Addrs, Init));
-  auto Work = [&](unsigned T) {
-    const uint32_t Begin =
-        static_cast<uint32_t>(uint64_t{P.Invocations} * T / Threads);
-    const uint32_t End =
-        static_cast<uint32_t>(uint64_t{P.Invocations} * (T + 1) / Threads);
+  auto Work = [&](unsigned T, uint64_t Begin, uint64_t End) {
     std::vector<uint64_t> &Mem = Part[T];
-    for (uint32_t I = Begin; I < End; ++I)
+    for (uint32_t I = static_cast<uint32_t>(Begin); I < End; ++I)
       for (uint32_t K = 0; K < P.Iters; ++K) {
         const uint64_t V =
             Width == 32 ? operandBits<float, uint32_t>(Vals, I, K, Rising)
@@ -290,12 +286,7 @@ std::vector<uint64_t> referenceMemory(const Plan &P, unsigned Width,
                 .Memory;
       }
   };
-  std::vector<std::thread> Pool;
-  for (unsigned T = 1; T < Threads; ++T)
-    Pool.emplace_back(Work, T);
-  Work(0);
-  for (std::thread &T : Pool)
-    T.join();
+  gpubench::parallelParts(Threads, P.Invocations, Work);
   std::vector<uint64_t> Mem = std::move(Part[0]);
   for (unsigned T = 1; T < Threads; ++T)
     for (uint32_t A = 0; A < Addrs; ++A)
@@ -873,12 +864,8 @@ void Bench::collectHistory(const Task &T) {
   History.resize(size_t{P.Invocations} * P.Iters);
   const size_t Bytes = T.Width / 8;
   const auto *Got = static_cast<const uint8_t *>(RetsReadback.Mapped);
-  const unsigned Threads =
-      std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  auto Work = [&](unsigned Th) {
-    const uint32_t Begin = static_cast<uint32_t>(uint64_t{P.Invocations} * Th / Threads);
-    const uint32_t End = static_cast<uint32_t>(uint64_t{P.Invocations} * (Th + 1) / Threads);
-    for (uint32_t I = Begin; I < End; ++I)
+  auto Work = [&](unsigned, uint64_t Begin, uint64_t End) {
+    for (uint32_t I = static_cast<uint32_t>(Begin); I < End; ++I)
       for (uint32_t K = 0; K < P.Iters; ++K) {
         const size_t Index = size_t{I} * P.Iters + K;
         gpubench::MaxOp &Op = History[Index];
@@ -890,12 +877,7 @@ void Bench::collectHistory(const Task &T) {
         std::memcpy(&Op.Returned, Got + Index * Bytes, Bytes); // little endian
       }
   };
-  std::vector<std::thread> Pool;
-  for (unsigned Th = 1; Th < Threads; ++Th)
-    Pool.emplace_back(Work, Th);
-  Work(0);
-  for (std::thread &Th : Pool)
-    Th.join();
+  gpubench::parallelParts(gpubench::hostThreads(), P.Invocations, Work);
 }
 
 // The recording run: RECORD set, so every operation stores what it
@@ -931,7 +913,7 @@ void Bench::checkReturned(const Task &T, const Variant &V, VkShaderModule Module
   const double CollectMs = Lap();
   const gpubench::HistoryVerdict H = gpubench::checkMaxHistory(
       T.Width, negativeInfinity(T.Width), Final, History, P.Iters,
-      std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+      gpubench::hostThreads());
   R["record_ms"] = {{"pipeline", PipelineMs}, {"run", RunMs},
                     {"collect", CollectMs}, {"check", Lap()}};
   R["returned_checked"] = H.Ops;
