@@ -26,6 +26,25 @@ std::mutex TablesLock;
 std::unordered_map<void *, std::unique_ptr<InstanceData>> Instances;
 std::unordered_map<void *, std::unique_ptr<DeviceData>> Devices;
 
+/// Records \p State, the layer's state of \p Created, an instance or device
+/// the next layer has just made, in \p Table.  Where the table cannot grow,
+/// the object is destroyed with \p Destroy, \p Created nulled and the
+/// exception passed on: the command hands nothing back (guarded()).
+template <typename Handle, typename Data, typename DestroyFn>
+void record(std::unordered_map<void *, std::unique_ptr<Data>> &Table, Handle &Created,
+            std::unique_ptr<Data> State, DestroyFn Destroy,
+            const VkAllocationCallbacks *Alloc) {
+  try {
+    std::lock_guard<std::mutex> G(TablesLock);
+    Table[dispatchKey(Created)] = std::move(State);
+  } catch (...) {
+    if (Destroy)
+      Destroy(Created, Alloc);
+    Created = VK_NULL_HANDLE;
+    throw;
+  }
+}
+
 template <typename Info, typename Link>
 Link *linkInfo(const Info *CreateInfo, VkStructureType Type) {
   auto *P = static_cast<const VkBaseInStructure *>(CreateInfo->pNext);
@@ -146,17 +165,8 @@ VkResult createInstance(const VkInstanceCreateInfo *Info, const VkAllocationCall
   I->Instance = *Instance;
   I->NextGipa = NextGipa;
   fillInstance(*I, Info);
-  // The table may still fail to grow: the instance goes then.
-  UndoUnlessKept Undo([&, Destroy = I->DestroyInstance, Created = *Instance] {
-    if (Destroy)
-      Destroy(Created, Alloc);
-    *Instance = VK_NULL_HANDLE;
-  });
-  {
-    std::lock_guard<std::mutex> G(TablesLock);
-    Instances[dispatchKey(*Instance)] = std::move(I);
-  }
-  Undo.keep();
+  const PFN_vkDestroyInstance Destroy = I->DestroyInstance;
+  record(Instances, *Instance, std::move(I), Destroy, Alloc);
   return VK_SUCCESS;
 }
 
@@ -209,17 +219,8 @@ VkResult createDevice(InstanceData &I, VkPhysicalDevice Phys, const VkDeviceCrea
   D->NextGdpa = NextGdpa;
   D->Target.Subgroups.ExtendedTypes = ExtendedTypes;
   fillDevice(*D);
-  // The table may still fail to grow: the device goes then.
-  UndoUnlessKept Undo([&, Destroy = D->DestroyDevice, Created = *Device] {
-    if (Destroy)
-      Destroy(Created, Alloc);
-    *Device = VK_NULL_HANDLE;
-  });
-  {
-    std::lock_guard<std::mutex> G(TablesLock);
-    Devices[dispatchKey(*Device)] = std::move(D);
-  }
-  Undo.keep();
+  const PFN_vkDestroyDevice Destroy = D->DestroyDevice;
+  record(Devices, *Device, std::move(D), Destroy, Alloc);
   return VK_SUCCESS;
 }
 

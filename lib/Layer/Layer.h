@@ -34,7 +34,6 @@
 #include <mutex>
 #include <new>
 #include <string>
-#include <utility>
 #include <vector>
 
 #define FATOMIC_LAYER_NAME "VK_LAYER_FATOMIC_float_atomic_minmax"
@@ -183,9 +182,10 @@ inline VkResult failedWith(Thrown T, VkResult Other) {
 /// command answers \p Fallback(Thrown) instead: its VkResult, after
 /// nulling the handles it hands back, or for a void command the next
 /// layer's answer.  A fallback neither allocates nor throws.  A body must
-/// not throw once it has created an object below (UndoUnlessKept).  The
-/// instance-level commands (vkCreateDevice, the physical-device queries)
-/// give no \p I: the loader may call them with its lock held
+/// not throw once it has created an object below (Dispatch.cpp's record()
+/// destroys an instance or device it cannot record).  The instance-level
+/// commands (vkCreateDevice, the physical-device queries) give no \p I: the
+/// loader may call them with its lock held
 /// (vkCreateDevice; other layers' queries inside vkEnumeratePhysicalDevices),
 /// and its vkSubmitDebugUtilsMessageEXT waits for that lock.
 template <typename BodyFn, typename FallbackFn>
@@ -204,25 +204,6 @@ auto guarded(const char *What, InstanceData *I, BodyFn &&Body,
     return Fallback(Thrown::Other);
   }
 }
-
-/// Destroys what the next layer created (\p Undo) unless keep() is called
-/// first: a body that may still throw after a creation below holds one,
-/// so that a failed call hands nothing back and leaks nothing.
-template <typename UndoFn> class UndoUnlessKept {
-public:
-  explicit UndoUnlessKept(UndoFn Undo) : Undo(std::move(Undo)) {}
-  UndoUnlessKept(const UndoUnlessKept &) = delete;
-  UndoUnlessKept &operator=(const UndoUnlessKept &) = delete;
-  ~UndoUnlessKept() {
-    if (!Kept)
-      Undo();
-  }
-  void keep() { Kept = true; }
-
-private:
-  UndoFn Undo;
-  bool Kept = false;
-};
 
 } // namespace fatomic::layer
 

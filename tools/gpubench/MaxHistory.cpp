@@ -45,13 +45,6 @@ struct Findings {
   }
 };
 
-std::string hexBits(uint64_t Bits, unsigned Width) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%0*" PRIx64, static_cast<int>(Width / 4),
-                Bits);
-  return Buf;
-}
-
 class HistoryCheck {
 public:
   HistoryCheck(unsigned Width, uint64_t Init, const std::vector<uint64_t> &Final,
@@ -218,6 +211,13 @@ private:
 };
 
 } // namespace
+
+std::string hexBits(uint64_t Bits, unsigned Width) {
+  char Buf[24];
+  std::snprintf(Buf, sizeof Buf, "0x%0*" PRIx64, static_cast<int>(Width / 4),
+                Bits);
+  return Buf;
+}
 
 HistoryVerdict checkMaxHistory(unsigned Width, uint64_t Init,
                                const std::vector<uint64_t> &Final,

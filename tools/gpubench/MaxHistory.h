@@ -50,6 +50,9 @@ struct HistoryVerdict {
 /// memory and \p Final[a] address a's memory after the dispatch, raw bits of
 /// \p Width (32 or 64); operands must be numbers.  Runs on up to \p Threads
 /// threads.
+/// \p Bits as the messages show them: hexadecimal, \p Width / 4 digits.
+std::string hexBits(uint64_t Bits, unsigned Width);
+
 HistoryVerdict checkMaxHistory(unsigned Width, uint64_t Init,
                                const std::vector<uint64_t> &Final,
                                const std::vector<MaxOp> &Ops, uint32_t Iters,

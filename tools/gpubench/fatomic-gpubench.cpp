@@ -485,13 +485,6 @@ double median(std::vector<double> V) {
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
 }
 
-std::string hex(uint64_t Bits, unsigned Width) {
-  char Buf[24];
-  std::snprintf(Buf, sizeof Buf, "0x%0*" PRIx64, static_cast<int>(Width / 4),
-                Bits);
-  return Buf;
-}
-
 class Bench {
 public:
   Bench(Gpu &G, const Plan &P, Results &R) : G(G), P(P), Out(R) {}
@@ -825,7 +818,8 @@ uint64_t Bench::wrongAddresses(const Task &T, const Variant &V, uint32_t Run,
       continue;
     if (FirstWrong.empty())
       FirstWrong = "run " + std::to_string(Run) + ": address " + std::to_string(A) + " holds " +
-                   hex(Bits, T.Width) + ", reference " + hex(Expected[A], T.Width);
+                   gpubench::hexBits(Bits, T.Width) + ", reference " +
+                   gpubench::hexBits(Expected[A], T.Width);
     ++Wrong;
   }
   return Wrong;
